@@ -1,0 +1,54 @@
+import { databaseFile, indexFile, type Config } from "./config.ts";
+import { createChatEngine } from "./core/chat-engine.ts";
+import type { KeyStore } from "./core/key-store.ts";
+import type { ModelRegistry } from "./core/model-registry.ts";
+import type { IndexWriter, Retriever } from "./core/retriever.ts";
+import type { SourceCatalog } from "./core/source-catalog.ts";
+import { migrateSqlite } from "./db/migrate.ts";
+import { createPrismaClient } from "./db/prisma-client.ts";
+import { createPrismaKeyStore } from "./db/prisma-key-store.ts";
+import { createPrismaSourceCatalog } from "./db/prisma-source-catalog.ts";
+import { createModelRegistry } from "./providers/model-registry.ts";
+import { countTokens } from "./providers/tokenizer.ts";
+import { openSqliteIndex } from "./retrieval/embedded/sqlite-index.ts";
+
+export type ChatEngine = ReturnType<typeof createChatEngine>;
+
+export interface AppServices {
+  config: Config;
+  catalog: SourceCatalog;
+  keys: KeyStore;
+  retrieve: Retriever;
+  writer: IndexWriter;
+  models: ModelRegistry;
+  engine: ChatEngine;
+  close(): Promise<void>;
+}
+
+/**
+ * Wires configuration to adapters and the core: the database (migrated
+ * first), the embedded index, the models and the chat engine.
+ */
+export async function createServices(config: Config): Promise<AppServices> {
+  const dbFile = databaseFile(config);
+  migrateSqlite(dbFile);
+  const prisma = createPrismaClient(dbFile);
+  const index = openSqliteIndex(indexFile(config));
+  const catalog = createPrismaSourceCatalog(prisma);
+  const keys = createPrismaKeyStore(prisma);
+  const models = createModelRegistry(config, countTokens);
+  const engine = createChatEngine({ catalog, retrieve: index.retrieve, models, countTokens, maxReferences: config.MAX_REFERENCES });
+  return {
+    config,
+    catalog,
+    keys,
+    retrieve: index.retrieve,
+    writer: index.writer,
+    models,
+    engine,
+    async close() {
+      await prisma.$disconnect();
+      index.close();
+    },
+  };
+}

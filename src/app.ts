@@ -1,0 +1,41 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Hono } from "hono";
+import type { AppServices } from "./app-services.ts";
+import { bundledDocuments } from "./demo-source.ts";
+import { DocentError, notFound, toDocentError } from "./core/errors.ts";
+import { errorResponse } from "./http/error-response.ts";
+import { restRoutes } from "./http/rest-routes.ts";
+
+export interface AppOptions {
+  /** False until start-up work (demo ingestion) is done; /healthz answers 503 meanwhile. */
+  isReady?: () => boolean;
+  log?: (line: string) => void;
+}
+
+/** The HTTP application: every interface on one Hono app. */
+export function createApp(services: AppServices, { isReady = () => true, log = (l) => console.error(l) }: AppOptions = {}) {
+  const app = new Hono();
+
+  app.get("/healthz", (c) => (isReady() ? c.json({ status: "ok" }) : c.json({ status: "starting" }, 503)));
+
+  app.route("/v1", restRoutes({ ...services, maxBodyBytes: services.config.MAX_BODY_BYTES }));
+
+  // The bundled documentation, so the demo source's references resolve.
+  const docs = new Map(bundledDocuments().map((d) => [d.relPath, d.file]));
+  app.get("/docs/*", (c) => {
+    const rel = decodeURIComponent(c.req.path.slice("/docs/".length));
+    const file = docs.get(rel);
+    if (!file) throw notFound(`No bundled document '${rel}'.`, null, "not_found");
+    const type = /\.md$/.test(file) ? "text/markdown; charset=utf-8" : "text/html; charset=utf-8";
+    return c.body(fs.readFileSync(file), 200, { "content-type": type, "x-docent-file": path.basename(file) });
+  });
+
+  app.notFound((c) => errorResponse(notFound(`Unknown route: ${c.req.method} ${c.req.path}.`, null, "unknown_url")));
+  app.onError((error, c) => {
+    const docentError = toDocentError(error);
+    if (docentError.code === "INTERNAL_SERVER_ERROR") log(`error: ${c.req.method} ${c.req.path}: ${(error as Error)?.stack ?? error}`);
+    return errorResponse(docentError instanceof DocentError ? docentError : toDocentError(error));
+  });
+  return app;
+}

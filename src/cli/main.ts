@@ -1,0 +1,78 @@
+import { parseArgs } from "node:util";
+import { createServices } from "../app-services.ts";
+import { ConfigError, databaseFile, loadConfig } from "../config.ts";
+import { DocentError } from "../core/errors.ts";
+import { migrateSqlite } from "../db/migrate.ts";
+import { keysCommand } from "./keys-command.ts";
+import { UsageError } from "./output.ts";
+import { sourcesCommand } from "./sources-command.ts";
+
+const USAGE = `Usage: npm run cli -- <command>
+
+  keys create --name NAME [--json]     create an API key (the secret is printed once)
+  keys list [--json]                   list keys (never the secrets)
+  keys revoke ID                       revoke a key
+  sources add --name NAME --dir PATH --base-url URL [--description TEXT] [--json]
+                                       ingest a folder of HTML/Markdown as a knowledge source
+  sources list [--json]                list knowledge sources
+  sources remove ID                    remove a knowledge source
+  db migrate                           apply database migrations`;
+
+/** Runs one CLI command; returns the process exit code. */
+export async function runCli(argv: string[], print = (s: string) => console.log(s), printError = (s: string) => console.error(s)): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        name: { type: "string" },
+        dir: { type: "string" },
+        "base-url": { type: "string" },
+        description: { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    printError(`docent: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const [group, ...rest] = parsed.positionals;
+  if (!group || parsed.values.help) {
+    print(USAGE);
+    return group || parsed.values.help ? 0 : 2;
+  }
+  try {
+    const config = loadConfig();
+    if (group === "db") {
+      if (rest[0] !== "migrate") throw new UsageError("db: use db migrate");
+      const result = migrateSqlite(databaseFile(config));
+      print(result.applied.length ? `Applied ${result.applied.length} migration(s): ${result.applied.join(", ")}` : `Database is up to date (${result.alreadyApplied} migrations).`);
+      return 0;
+    }
+    if (group !== "keys" && group !== "sources") throw new UsageError(`Unknown command '${group}'.`);
+    const services = await createServices(config);
+    try {
+      if (group === "keys") await keysCommand(services.keys, rest, parsed.values, print);
+      else await sourcesCommand(services, rest, parsed.values, print);
+    } finally {
+      await services.close();
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      printError(`docent: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof ConfigError || error instanceof DocentError) {
+      printError(`docent: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.exitCode = await runCli(process.argv.slice(2));
+}

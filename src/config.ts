@@ -1,0 +1,83 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Every setting comes from the environment, validated here once at start-up.
+ * README.md "Configuration" documents each variable.
+ */
+export const DEFAULT_PROVIDER_A_MODEL = "gpt-6.1-sol";
+export const DEFAULT_PROVIDER_B_MODEL = "claude-opus-5-5";
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+const optionalUrl = optionalString.pipe(z.url({ error: "must be a URL such as http://localhost:11434/v1" }).optional());
+const int = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === "" ? String(fallback) : v.trim()))
+    .transform((v) => Number(v))
+    .pipe(z.number({ error: "must be a whole number" }).int("must be a whole number").min(min).max(max));
+const flag = (fallback: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return fallback;
+      const s = v.trim().toLowerCase();
+      if (["1", "true", "yes", "on"].includes(s)) return true;
+      if (["0", "false", "no", "off"].includes(s)) return false;
+      ctx.addIssue({ code: "custom", message: "must be 1/0, true/false, yes/no or on/off" });
+      return z.NEVER;
+    });
+
+const AGENT_MODEL = /^(auto|extractive|provider_a|provider_b|openai:.+|anthropic:.+)$/;
+
+export const ConfigSchema = z.object({
+  PORT: int(0, 65535, 8787),
+  HOST: optionalString.transform((v) => v ?? "127.0.0.1"),
+  DATA_DIR: optionalString.transform((v) => path.resolve(v ?? "./data")),
+  DATABASE_URL: optionalString.refine((v) => v === undefined || v.startsWith("file:"), {
+    error: "must be a SQLite URL such as file:./data/docent.db",
+  }),
+  MAX_BODY_BYTES: int(1024, 1024 * 1024 * 1024, 4 * 1024 * 1024),
+  MAX_REFERENCES: int(1, 50, 5),
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalUrl,
+  PROVIDER_A_MODEL: optionalString.transform((v) => v ?? DEFAULT_PROVIDER_A_MODEL),
+  ANTHROPIC_API_KEY: optionalString,
+  ANTHROPIC_BASE_URL: optionalUrl,
+  PROVIDER_B_MODEL: optionalString.transform((v) => v ?? DEFAULT_PROVIDER_B_MODEL),
+  AGENT_MODEL: optionalString
+    .transform((v) => v ?? "auto")
+    .refine((v) => AGENT_MODEL.test(v), { error: "must be auto, extractive, provider_a, provider_b, openai:<model> or anthropic:<model>" }),
+  PROVIDER_TIMEOUT_MS: int(1000, 3_600_000, 120_000),
+  PROVIDER_MAX_RETRIES: int(0, 10, 2),
+  DOCENT_DEMO: flag(true),
+  PUBLIC_URL: optionalUrl,
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws ConfigError with one readable line per bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = ConfigSchema.safeParse(env);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => {
+    const key = String(issue.path[0] ?? "environment");
+    return `${key}=${JSON.stringify(env[key] ?? "")}: ${issue.message}`;
+  });
+  throw new ConfigError(`Invalid configuration: ${lines.join("; ")}`);
+}
+
+/** The SQLite file Prisma uses: DATABASE_URL's path, or DATA_DIR/docent.db. */
+export function databaseFile(config: Pick<Config, "DATABASE_URL" | "DATA_DIR">): string {
+  if (!config.DATABASE_URL) return path.join(config.DATA_DIR, "docent.db");
+  return path.resolve(config.DATABASE_URL.slice("file:".length).replace(/^\/\/(?=\/)/, ""));
+}
+
+export const indexFile = (config: Pick<Config, "DATA_DIR">) => path.join(config.DATA_DIR, "index.db");

@@ -1,0 +1,147 @@
+import type { ChatCompletionRequest } from "./chat-request.ts";
+import { lastUserText, retrievalQuery } from "./conversation-query.ts";
+import { DocentError, badRequest, isAbortError, notFound, toDocentError } from "./errors.ts";
+import type { FinishReason, LanguageModel, ModelStreamPart, TokenUsage } from "./language-model.ts";
+import type { ModelRegistry } from "./model-registry.ts";
+import { buildPrompt } from "./prompt.ts";
+import { groundChunks, referencesBlock, type Reference } from "./references.ts";
+import type { RetrievedChunk, Retriever } from "./retriever.ts";
+import { selectSources } from "./select-sources.ts";
+import type { SourceCatalog, SourceInfo } from "./source-catalog.ts";
+
+export type ChatPart =
+  | { type: "text-delta"; delta: string }
+  | { type: "finish"; finishReason: FinishReason; usage: TokenUsage }
+  | { type: "error"; error: DocentError };
+
+/** A completion whose pre-flight (model, sources, retrieval, provider call) succeeded. */
+export interface OpenedCompletion {
+  /** The public model name the caller asked for (`agent`, `provider_a`…). */
+  model: string;
+  provider: string;
+  modelId: string;
+  sources: SourceInfo[];
+  references: Reference[];
+  parts: AsyncIterable<ChatPart>;
+}
+
+export interface ChatEngineDeps {
+  catalog: SourceCatalog;
+  retrieve: Retriever;
+  models: ModelRegistry;
+  countTokens: (text: string) => number;
+  maxReferences: number;
+  /** How many chunks to retrieve before collapsing to pages. */
+  retrievalLimit?: number;
+}
+
+export const NO_COVERAGE_REPLY = "The knowledge sources available to me do not cover this question, so I cannot answer it from the documentation.";
+
+export function createChatEngine(deps: ChatEngineDeps) {
+  const limit = deps.retrievalLimit ?? 20;
+
+  async function explicitChunks(ids: readonly string[], query: string, catalog: SourceInfo[]) {
+    if (ids.length === 0) throw badRequest("'sources' must list at least one knowledge-source id, or be null to let the agent choose.", "sources");
+    const byId = new Map(catalog.map((s) => [s.id.toLowerCase(), s]));
+    const sources: SourceInfo[] = [];
+    ids.forEach((raw, i) => {
+      const source = byId.get(raw.toLowerCase());
+      if (!source) throw notFound(`No knowledge source with id '${raw}'. GET /v1/sources lists the available ones.`, `sources[${i}]`, "source_not_found");
+      if (!sources.includes(source)) sources.push(source);
+    });
+    const chunks = await deps.retrieve({ query, sourceIds: sources.map((s) => s.id), limit });
+    return { sources, chunks };
+  }
+
+  /**
+   * Validates the request, chooses sources, retrieves, and starts the model.
+   * Everything that can be refused is refused here, before any output exists.
+   */
+  async function open(request: ChatCompletionRequest, { signal }: { signal?: AbortSignal } = {}): Promise<OpenedCompletion> {
+    if (request.response_format && request.response_format.type !== "text") {
+      throw badRequest(`response_format type '${request.response_format.type}' is not supported yet; use {"type":"text"}.`, "response_format", "unsupported_value");
+    }
+    const model = deps.models.resolve(request.model);
+    const query = retrievalQuery(request.messages);
+    if (!lastUserText(request.messages).trim()) throw badRequest("'messages' must contain a user message with text.", "messages");
+    const catalog = await deps.catalog.list();
+    const picked: { sources: SourceInfo[]; chunks: RetrievedChunk[] } = request.sources
+      ? await explicitChunks(request.sources, query, catalog)
+      : await selectSources(query, catalog, deps.retrieve, { limit });
+    const { references, documents } = groundChunks(picked.chunks, { maxReferences: deps.maxReferences });
+    const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references };
+    if (references.length === 0) return { ...base, parts: fixedReply(NO_COVERAGE_REPLY, deps.countTokens(query)) };
+
+    const prompt = buildPrompt(request.messages, documents);
+    let stream: AsyncIterable<ModelStreamPart>;
+    try {
+      ({ stream } = await model.doStream({
+        prompt,
+        documents,
+        temperature: request.temperature ?? undefined,
+        topP: request.top_p ?? undefined,
+        maxOutputTokens: request.max_completion_tokens ?? request.max_tokens ?? undefined,
+        stopSequences: typeof request.stop === "string" ? [request.stop] : request.stop ?? undefined,
+        seed: request.seed ?? undefined,
+        user: request.user ?? undefined,
+        abortSignal: signal,
+      }));
+    } catch (error) {
+      throw toDocentError(error);
+    }
+    const promptText = prompt.map((m) => m.content).join("\n");
+    const tail = request.include_references ? referencesBlock(references) : "";
+    return { ...base, parts: relay(stream, model, () => deps.countTokens(promptText), deps.countTokens, tail) };
+  }
+
+  return { open };
+}
+
+async function* fixedReply(text: string, promptTokens: number): AsyncGenerator<ChatPart> {
+  yield { type: "text-delta", delta: text };
+  yield { type: "finish", finishReason: "stop", usage: { promptTokens, completionTokens: 0, reasoningTokens: 0 } };
+}
+
+/** Passes the model's deltas through, appends the references block, and settles usage. */
+async function* relay(
+  stream: AsyncIterable<ModelStreamPart>,
+  model: LanguageModel,
+  promptTokens: () => number,
+  countTokens: (text: string) => number,
+  tail: string,
+): AsyncGenerator<ChatPart> {
+  let text = "";
+  let finish: Extract<ModelStreamPart, { type: "finish" }> | undefined;
+  try {
+    for await (const part of stream) {
+      if (part.type === "text-delta") {
+        if (!part.delta) continue;
+        text += part.delta;
+        yield part;
+      } else if (part.type === "finish") {
+        finish = part;
+      } else {
+        yield { type: "error", error: toDocentError(part.error) };
+        return;
+      }
+    }
+  } catch (error) {
+    if (isAbortError(error)) return;
+    yield { type: "error", error: toDocentError(error) };
+    return;
+  }
+  if (!finish) {
+    yield { type: "error", error: new DocentError("BAD_GATEWAY", `The ${model.provider} stream ended before the reply was complete.`, { retryable: true }) };
+    return;
+  }
+  if (tail) yield { type: "text-delta", delta: tail };
+  yield {
+    type: "finish",
+    finishReason: finish.finishReason,
+    usage: {
+      promptTokens: finish.usage?.promptTokens ?? promptTokens(),
+      completionTokens: finish.usage?.completionTokens ?? countTokens(text),
+      reasoningTokens: finish.usage?.reasoningTokens ?? 0,
+    },
+  };
+}

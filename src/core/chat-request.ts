@@ -1,0 +1,69 @@
+import { z } from "zod";
+
+/**
+ * The chat-completions request, as SPEC.md's table describes it plus the
+ * common OpenAI fields. REST, GraphQL and tRPC all validate with this schema.
+ * Unknown fields are ignored, as most OpenAI-compatible servers do.
+ */
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const SUPPORTED_ROLES = ["user", "system", "assistant"] as const;
+
+const TextPart = z.object({ type: z.literal("text"), text: z.string() });
+
+export const ChatMessage = z.object({
+  role: z.string().refine((r) => (SUPPORTED_ROLES as readonly string[]).includes(r), {
+    error: (issue) =>
+      `Invalid role ${JSON.stringify(issue.input)}: only the roles 'user', 'system' and 'assistant' are supported.`,
+  }),
+  content: z.union([z.string(), z.array(TextPart), z.null()]),
+  name: z.string().optional(),
+});
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+export const ResponseFormat = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text") }),
+  z.object({ type: z.literal("json_object") }),
+  z.object({
+    type: z.literal("json_schema"),
+    json_schema: z.object({
+      name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, '_' or '-'"),
+      description: z.string().optional(),
+      schema: z.record(z.string(), z.unknown()).optional(),
+      strict: z.boolean().nullish(),
+    }),
+  }),
+]);
+export type ResponseFormat = z.infer<typeof ResponseFormat>;
+
+const Stop = z.union([z.string(), z.array(z.string()).max(4)]).nullish();
+
+export const ChatCompletionRequest = z.object({
+  model: z.string().min(1, "must name a model: 'agent', 'provider_a' or 'provider_b'"),
+  messages: z.array(ChatMessage).min(1, "must contain at least one message"),
+  stream: z.boolean().nullish(),
+  sources: z.array(z.string().regex(UUID_SHAPE, "must be a knowledge-source UUID")).nullish(),
+  include_references: z.boolean().nullish(),
+  response_format: ResponseFormat.nullish(),
+  stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
+  temperature: z.number().min(0).max(2).nullish(),
+  top_p: z.number().min(0).max(1).nullish(),
+  max_tokens: z.number().int().positive().nullish(),
+  max_completion_tokens: z.number().int().positive().nullish(),
+  n: z.literal(1, { error: "only n = 1 is supported" }).nullish(),
+  stop: Stop,
+  seed: z.number().int().nullish(),
+  user: z.string().max(256).nullish(),
+  presence_penalty: z.number().min(-2).max(2).nullish(),
+  frequency_penalty: z.number().min(-2).max(2).nullish(),
+  logprobs: z.literal(false, { error: "logprobs are not available" }).nullish(),
+  metadata: z.record(z.string(), z.string()).nullish(),
+});
+export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
+
+/** Text of a message, whether given as a string or as text parts. */
+export function messageText(message: Pick<ChatMessage, "content">): string {
+  if (message.content == null) return "";
+  if (typeof message.content === "string") return message.content;
+  return message.content.map((part) => part.text).join("");
+}

@@ -1,0 +1,172 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { ChatPart, OpenedCompletion } from "./chat-engine.ts";
+import type { DocentError } from "./errors.ts";
+import type { TokenUsage } from "./language-model.ts";
+import type { Reference } from "./references.ts";
+
+/** The spec's objects (SPEC.md "Resources"), shared by every interface. */
+export interface UrlCitation {
+  type: "url_citation";
+  url_citation: { url: string; title: string; start_index: number; end_index: number };
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  completion_tokens_details: { reasoning_tokens: number };
+}
+
+export interface ChatCompletion {
+  id: string;
+  object: "chat.completion";
+  created: number;
+  model: string;
+  system_fingerprint: string;
+  choices: Array<{
+    index: number;
+    message: { role: "assistant"; content: string; refusal: null; annotations: UrlCitation[] };
+    logprobs: null;
+    finish_reason: string;
+  }>;
+  usage: Usage;
+  url_references: string[];
+}
+
+export interface ChunkDelta {
+  content: string | null;
+  role: "assistant" | null;
+  function_call: null;
+  refusal: null;
+  tool_calls: null;
+  annotations?: UrlCitation[];
+}
+
+export interface ChatCompletionChunk {
+  id: string;
+  object: "chat.completion.chunk";
+  created: number;
+  model: string;
+  system_fingerprint: string;
+  service_tier: null;
+  usage: Usage | null;
+  choices: Array<{ index: number; delta: ChunkDelta; finish_reason: string | null; logprobs: null }>;
+  url_references: string[];
+}
+
+export interface CompletionMeta {
+  id: string;
+  created: number;
+  model: string;
+  systemFingerprint: string;
+}
+
+export function completionMeta(opened: Pick<OpenedCompletion, "model" | "provider" | "modelId">, now = Date.now()): CompletionMeta {
+  return {
+    id: `chatcmpl-${randomBytes(12).toString("hex")}`,
+    created: Math.floor(now / 1000),
+    model: opened.model,
+    systemFingerprint: `fp_${createHash("sha256").update(`${opened.provider}/${opened.modelId}`).digest("hex").slice(0, 10)}`,
+  };
+}
+
+export function toUsage(usage: TokenUsage): Usage {
+  return {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.promptTokens + usage.completionTokens,
+    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens },
+  };
+}
+
+/**
+ * OpenAI-standard `url_citation` annotations for the references: each spans
+ * the first `[n]` marker for it in the text, or is empty (0,0) when uncited.
+ */
+export function citations(text: string, references: readonly Reference[]): UrlCitation[] {
+  return references.map((ref, i) => {
+    const marker = `[${i + 1}]`;
+    const at = text.indexOf(marker);
+    const start = at < 0 ? 0 : at;
+    const end = at < 0 ? 0 : at + marker.length;
+    return { type: "url_citation", url_citation: { url: ref.url, title: ref.title, start_index: start, end_index: end } };
+  });
+}
+
+export class CompletionFailed extends Error {
+  constructor(readonly error: DocentError) {
+    super(error.message);
+  }
+}
+
+/** The non-streamed response: the same parts, collected. Throws CompletionFailed on an in-stream error. */
+export async function collectCompletion(opened: OpenedCompletion, meta = completionMeta(opened)): Promise<ChatCompletion> {
+  let content = "";
+  let finish: Extract<ChatPart, { type: "finish" }> | undefined;
+  for await (const part of opened.parts) {
+    if (part.type === "text-delta") content += part.delta;
+    else if (part.type === "finish") finish = part;
+    else throw new CompletionFailed(part.error);
+  }
+  if (!finish) throw new Error("completion ended without a finish part");
+  return {
+    id: meta.id,
+    object: "chat.completion",
+    created: meta.created,
+    model: meta.model,
+    system_fingerprint: meta.systemFingerprint,
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content, refusal: null, annotations: citations(content, opened.references) },
+        logprobs: null,
+        finish_reason: finish.finishReason,
+      },
+    ],
+    usage: toUsage(finish.usage),
+    url_references: opened.references.map((r) => r.url),
+  };
+}
+
+export type ChunkEvent = { type: "chunk"; chunk: ChatCompletionChunk } | { type: "error"; error: DocentError };
+
+/**
+ * The streamed response: a role chunk, one chunk per text delta, a finish
+ * chunk carrying the annotations, and a usage chunk when asked for.
+ */
+export async function* completionChunks(
+  opened: OpenedCompletion,
+  { includeUsage = false, meta = completionMeta(opened) }: { includeUsage?: boolean; meta?: CompletionMeta } = {},
+): AsyncGenerator<ChunkEvent> {
+  const urls = opened.references.map((r) => r.url);
+  const chunk = (delta: Partial<ChunkDelta>, finishReason: string | null = null, usage: Usage | null = null, withChoice = true): ChunkEvent => ({
+    type: "chunk",
+    chunk: {
+      id: meta.id,
+      object: "chat.completion.chunk",
+      created: meta.created,
+      model: meta.model,
+      system_fingerprint: meta.systemFingerprint,
+      service_tier: null,
+      usage,
+      choices: withChoice
+        ? [{ index: 0, delta: { content: null, role: null, function_call: null, refusal: null, tool_calls: null, ...delta }, finish_reason: finishReason, logprobs: null }]
+        : [],
+      url_references: urls,
+    },
+  });
+  yield chunk({ role: "assistant", content: "" });
+  let content = "";
+  for await (const part of opened.parts) {
+    if (part.type === "text-delta") {
+      content += part.delta;
+      yield chunk({ content: part.delta });
+    } else if (part.type === "error") {
+      yield { type: "error", error: part.error };
+      return;
+    } else {
+      yield chunk({ content: "", annotations: citations(content, opened.references) }, part.finishReason);
+      if (includeUsage) yield chunk({}, null, toUsage(part.usage), false);
+    }
+  }
+}

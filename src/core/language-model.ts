@@ -1,0 +1,60 @@
+/**
+ * The language-model port, after the Vercel AI SDK provider spec: a plain
+ * object with `doGenerate` and `doStream`, one options object, typed parts.
+ */
+export type FinishReason = "stop" | "length" | "content_filter" | "error";
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  reasoningTokens: number;
+}
+
+export interface ModelMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/** A retrieved passage given to the model, numbered as its reference `[n]`. */
+export interface GroundingDocument {
+  /** 1-based number of the reference (page) this passage belongs to. */
+  referenceNumber: number;
+  title: string;
+  section: string;
+  url: string;
+  text: string;
+}
+
+export interface ModelCallOptions {
+  /** The full prompt: system instructions (with the rendered context) and the conversation. */
+  prompt: ModelMessage[];
+  /** The same context as structured passages, for models that work on documents directly. */
+  documents: GroundingDocument[];
+  temperature?: number;
+  topP?: number;
+  maxOutputTokens?: number;
+  stopSequences?: string[];
+  seed?: number;
+  user?: string;
+  abortSignal?: AbortSignal;
+}
+
+export type ModelStreamPart =
+  | { type: "text-delta"; delta: string }
+  | { type: "finish"; finishReason: FinishReason; usage?: Partial<TokenUsage> }
+  | { type: "error"; error: unknown };
+
+export interface GenerateResult {
+  text: string;
+  finishReason: FinishReason;
+  usage?: Partial<TokenUsage>;
+}
+
+export interface LanguageModel {
+  /** `openai`, `anthropic`, `extractive`. */
+  readonly provider: string;
+  readonly modelId: string;
+  doGenerate(options: ModelCallOptions): Promise<GenerateResult>;
+  /** Resolves once the provider has accepted the call; failures to start reject here. */
+  doStream(options: ModelCallOptions): Promise<{ stream: AsyncIterable<ModelStreamPart> }>;
+}

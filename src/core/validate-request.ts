@@ -1,0 +1,34 @@
+import type { z } from "zod";
+import { ChatCompletionRequest } from "./chat-request.ts";
+import { badRequest } from "./errors.ts";
+
+/** `["messages", 2, "role"]` → `messages[2].role`, OpenAI's `param` form. */
+export function paramPath(path: readonly PropertyKey[]): string | null {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out || null;
+}
+
+export function zodToBadRequest(error: z.ZodError) {
+  const issue = error.issues[0];
+  if (!issue) return badRequest("Invalid request body.");
+  const param = paramPath(issue.path);
+  const message =
+    issue.code === "invalid_type" && issue.input === undefined
+      ? `Missing required parameter: '${param}'.`
+      : `Invalid value for '${param ?? "body"}': ${issue.message}`;
+  return badRequest(message, param, issue.code === "invalid_type" && issue.input === undefined ? "missing_required_parameter" : "invalid_value");
+}
+
+/** Parses a request body (already JSON-decoded) or throws a BAD_REQUEST DocentError. */
+export function parseChatRequest(body: unknown): ChatCompletionRequest {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw badRequest("The request body must be a JSON object.", null, "invalid_json");
+  }
+  const result = ChatCompletionRequest.safeParse(body);
+  if (!result.success) throw zodToBadRequest(result.error);
+  return result.data;
+}

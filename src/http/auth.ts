@@ -1,0 +1,31 @@
+import type { MiddlewareHandler } from "hono";
+import { DocentError } from "../core/errors.ts";
+import type { ApiKeyInfo, KeyStore } from "../core/key-store.ts";
+
+export type AuthEnv = { Variables: { apiKey: ApiKeyInfo } };
+
+/** Extracts the key from `Authorization: Bearer <key>`; null when absent or malformed. */
+export function bearerToken(header: string | undefined | null): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+  return match ? match[1]! : null;
+}
+
+/** Resolves a request's key or throws UNAUTHORIZED: shared by every interface. */
+export async function authenticate(keys: KeyStore, header: string | undefined | null): Promise<ApiKeyInfo> {
+  const token = bearerToken(header);
+  if (!token) {
+    throw new DocentError("UNAUTHORIZED", "Missing API key: send 'Authorization: Bearer <key>'. Create a key with 'npm run cli -- keys create --name NAME'.", {
+      reason: "missing_api_key",
+    });
+  }
+  const key = await keys.verify(token);
+  if (!key) throw new DocentError("UNAUTHORIZED", "Incorrect or revoked API key provided.", { reason: "invalid_api_key" });
+  return key;
+}
+
+export function requireApiKey(keys: KeyStore): MiddlewareHandler<AuthEnv> {
+  return async (c, next) => {
+    c.set("apiKey", await authenticate(keys, c.req.header("authorization")));
+    await next();
+  };
+}

@@ -1,0 +1,71 @@
+import { parse, type HTMLElement, type Node } from "node-html-parser";
+import { tidyText, type ExtractedPage, type Section } from "./section.ts";
+
+const DROP = new Set(["script", "style", "noscript", "nav", "header", "footer", "aside", "form", "template", "svg", "button", "iframe"]);
+const DROP_CLASSES = /\b(sphinxsidebar|related|navheader|navfooter|headerlink|breadcrumbs?|toc|sidebar|footer|header|navigation|nav)\b/;
+const BLOCK = new Set(["p", "div", "li", "ul", "ol", "pre", "tr", "table", "dd", "dt", "dl", "blockquote", "section", "article", "br", "hr", "td", "th"]);
+const CONTENT_ROOTS = ["main", "[role=main]", "article", "div.body", "div.document", "#content", "div.content"];
+
+function anchorOf(heading: HTMLElement): string {
+  if (heading.id) return heading.id;
+  const inner = heading.querySelector("a[id], a[name]");
+  const innerId = inner?.getAttribute("id") ?? inner?.getAttribute("name");
+  if (innerId) return innerId;
+  let node: HTMLElement | null = heading.parentNode;
+  for (let depth = 0; node && depth < 4; depth++, node = node.parentNode) {
+    if (node.id) return node.id;
+  }
+  return "";
+}
+
+const headingText = (el: HTMLElement) => el.text.replace(/[¶#]\s*$/u, "").replace(/\s+/g, " ").trim();
+
+/**
+ * Keeps the article body of an HTML page (DocBook, Sphinx or hand-written),
+ * drops navigation and chrome, and splits it into sections at headings.
+ */
+export function extractHtml(html: string): ExtractedPage {
+  const root = parse(html, { blockTextElements: { script: false, style: false, noscript: false, pre: true } });
+  const body = CONTENT_ROOTS.map((s) => root.querySelector(s)).find((el): el is HTMLElement => !!el) ?? root.querySelector("body") ?? root;
+  const h1 = body.querySelector("h1");
+  const title = (h1 ? headingText(h1) : "") || root.querySelector("title")?.text.replace(/\s+/g, " ").trim() || "";
+
+  const sections: Section[] = [];
+  const stack: Array<{ level: number; text: string }> = [];
+  let current: Section = { headings: [], anchor: "", text: "" };
+  const flush = () => {
+    const text = tidyText(current.text);
+    if (text) sections.push({ ...current, text });
+  };
+
+  const walk = (node: Node) => {
+    if (node.nodeType === 3) {
+      current.text += node.text;
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    const el = node as HTMLElement;
+    const tag = el.rawTagName?.toLowerCase() ?? "";
+    if (DROP.has(tag)) return;
+    const cls = el.getAttribute?.("class") ?? "";
+    if (cls && DROP_CLASSES.test(cls)) return;
+    const level = /^h([1-6])$/.exec(tag);
+    if (level) {
+      flush();
+      const n = Number(level[1]);
+      const text = headingText(el);
+      while (stack.length && stack.at(-1)!.level >= n) stack.pop();
+      if (text && !(n === 1 && text === title && stack.length === 0)) stack.push({ level: n, text });
+      current = { headings: stack.map((h) => h.text), anchor: anchorOf(el), text: "" };
+      return;
+    }
+    const block = BLOCK.has(tag);
+    if (block) current.text += "\n";
+    if (tag === "pre") current.text += `${el.text}\n`;
+    else for (const child of el.childNodes) walk(child);
+    if (block) current.text += "\n";
+  };
+  for (const child of body.childNodes) walk(child);
+  flush();
+  return { title, sections };
+}

@@ -1,0 +1,45 @@
+import fs from "node:fs";
+import path from "node:path";
+import { badRequest } from "../core/errors.ts";
+
+export interface DocumentFile {
+  file: string;
+  /** Path relative to the source's root, with `/` separators: it becomes the page URL's path. */
+  relPath: string;
+}
+
+export const DOCUMENT_EXTENSIONS = /\.(html?|xhtml|md|mdx|markdown)$/i;
+
+/** Pages that are not content: indexes, search pages, source dumps, assets, error pages. */
+const NOT_CONTENT = /(^|\/)(genindex[^/]*|search|py-modindex|404|_sources\/.*|_modules\/.*|_static\/.*|_images\/.*)$|(^|\/)(_sources|_modules|_static|_images)\//i;
+
+export function isContentPath(relPath: string): boolean {
+  const bare = relPath.replace(DOCUMENT_EXTENSIONS, "");
+  return !NOT_CONTENT.test(bare) && !NOT_CONTENT.test(relPath);
+}
+
+/** Every HTML or Markdown file under `dir`, sorted; fails clearly if `dir` is not a folder. */
+export function listDocuments(dir: string): DocumentFile[] {
+  const root = path.resolve(dir);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(root);
+  } catch {
+    throw badRequest(`The folder '${dir}' does not exist.`, "dir", "folder_not_found");
+  }
+  if (!stat.isDirectory()) throw badRequest(`'${dir}' is not a folder.`, "dir", "not_a_folder");
+  const out: DocumentFile[] = [];
+  const visit = (folder: string) => {
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith(".") && entry.name !== "node_modules") visit(full);
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && DOCUMENT_EXTENSIONS.test(entry.name)) {
+        const relPath = path.relative(root, full).split(path.sep).join("/");
+        if (isContentPath(relPath)) out.push({ file: full, relPath });
+      }
+    }
+  };
+  visit(root);
+  return out.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
+}

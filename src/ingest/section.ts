@@ -1,0 +1,23 @@
+/** A titled stretch of a page, as extractors produce it before chunking. */
+export interface Section {
+  /** Heading path, outermost first (the page title is not repeated). */
+  headings: string[];
+  /** Id to link to the section (`page.html#anchor`), or "". */
+  anchor: string;
+  text: string;
+}
+
+export interface ExtractedPage {
+  title: string;
+  sections: Section[];
+}
+
+/** Collapses runs of spaces, keeps paragraph breaks. */
+export function tidyText(text: string): string {
+  return text
+    .replace(/\r/g, "")
+    .replace(/[ \t\f\v\u00a0]+/g, " ")
+    .replace(/ *\n */g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}

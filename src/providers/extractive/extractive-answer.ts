@@ -1,0 +1,76 @@
+import type { GroundingDocument } from "../../core/language-model.ts";
+import { contentTerms } from "../../core/terms.ts";
+import { splitSentences } from "./sentences.ts";
+
+export interface ExtractiveOptions {
+  maxSentences?: number;
+  maxWords?: number;
+  /** Sentences scoring below this share of the best one are left out. */
+  relativeFloor?: number;
+}
+
+interface Candidate {
+  text: string;
+  terms: Set<string>;
+  reference: number;
+  order: number;
+  score: number;
+}
+
+const jaccard = (a: Set<string>, b: Set<string>) => {
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared++;
+  return shared / (a.size + b.size - shared || 1);
+};
+
+/**
+ * Writes an answer from the passages: the sentences that share the most
+ * (rarity-weighted) terms with the question, near-duplicates dropped, each
+ * followed by the `[n]` of the page it came from.
+ */
+export function extractiveAnswer(question: string, documents: readonly GroundingDocument[], options: ExtractiveOptions = {}): string {
+  const maxSentences = options.maxSentences ?? 4;
+  const maxWords = options.maxWords ?? 130;
+  const queryTerms = contentTerms(question);
+  const candidates: Candidate[] = [];
+  documents.forEach((doc, docIndex) => {
+    const headingTerms = new Set(contentTerms(`${doc.title} ${doc.section}`));
+    splitSentences(doc.text).forEach((text, i) => {
+      const words = text.split(" ").length;
+      if (words < 4 || words > 80) return;
+      const terms = new Set(contentTerms(text));
+      const headingBonus = queryTerms.filter((t) => headingTerms.has(t)).length * 0.15;
+      candidates.push({ text, terms, reference: doc.referenceNumber, order: docIndex * 1000 + i, score: headingBonus - docIndex * 0.05 });
+    });
+  });
+  if (candidates.length === 0) return "";
+
+  // Rarer question terms count more (idf over the candidate sentences).
+  const weight = new Map<string, number>();
+  for (const term of queryTerms) {
+    const df = candidates.filter((c) => c.terms.has(term)).length;
+    weight.set(term, df === 0 ? 0 : Math.log(1 + candidates.length / df));
+  }
+  for (const c of candidates) {
+    for (const term of queryTerms) if (c.terms.has(term)) c.score += weight.get(term)!;
+    c.score /= Math.pow(Math.max(c.terms.size, 6), 0.15);
+  }
+
+  const ranked = [...candidates].sort((a, b) => b.score - a.score || a.order - b.order);
+  // Only sentences close to the best one: a weak match is noise, not an answer.
+  const floor = (ranked[0]?.score ?? 0) * (options.relativeFloor ?? 0.45);
+  const picked: Candidate[] = [];
+  let words = 0;
+  for (const c of ranked) {
+    if (picked.length >= maxSentences) break;
+    if (picked.length > 0 && (c.score <= 0 || c.score < floor)) break;
+    if (picked.some((p) => jaccard(p.terms, c.terms) > 0.6)) continue;
+    const n = c.text.split(" ").length;
+    if (picked.length > 0 && words + n > maxWords) continue;
+    picked.push(c);
+    words += n;
+  }
+  // Read in document order: the best page first, its sentences as written.
+  picked.sort((a, b) => a.order - b.order);
+  return picked.map((c) => `${c.text} [${c.reference}]`).join(" ");
+}

@@ -1,0 +1,71 @@
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import type { Config } from "../config.ts";
+import { DocentError, notFound } from "../core/errors.ts";
+import type { LanguageModel } from "../core/language-model.ts";
+import type { ModelDescription, ModelRegistry } from "../core/model-registry.ts";
+import { createAnthropicModel } from "./anthropic/anthropic-model.ts";
+import { createExtractiveModel } from "./extractive/extractive-model.ts";
+import { createOpenAIModel } from "./openai/openai-model.ts";
+import type { ProviderLabel } from "./provider-error.ts";
+
+type Slot = { model: LanguageModel | null; resolvesTo: string; missing: string | null };
+
+export const PUBLIC_MODELS = ["agent", "provider_a", "provider_b"] as const;
+
+/**
+ * Builds the models from configuration: provider_a (OpenAI or any compatible
+ * server), provider_b (Anthropic) and the agent, which uses AGENT_MODEL or,
+ * by default, the first provider with a key and else the offline generator.
+ */
+export function createModelRegistry(config: Config, countTokens: (text: string) => number): ModelRegistry {
+  const extractive = createExtractiveModel({ countTokens });
+  const openai = (modelId: string, name: string): Slot => {
+    const label: ProviderLabel = { name, provider: "openai", modelId, keyVariable: "OPENAI_API_KEY", modelVariable: name === "provider_a" ? "PROVIDER_A_MODEL" : "AGENT_MODEL" };
+    // A custom OPENAI_BASE_URL (vLLM, Ollama, llama.cpp) usually needs no key.
+    const apiKey = config.OPENAI_API_KEY ?? (config.OPENAI_BASE_URL ? "not-needed" : undefined);
+    if (!apiKey) return { model: null, resolvesTo: `openai/${modelId}`, missing: "OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server)" };
+    const client = new OpenAI({ apiKey, baseURL: config.OPENAI_BASE_URL, timeout: config.PROVIDER_TIMEOUT_MS, maxRetries: config.PROVIDER_MAX_RETRIES });
+    const maxTokensField = config.OPENAI_BASE_URL ? "max_tokens" : "max_completion_tokens";
+    return { model: createOpenAIModel({ client, label, maxTokensField }), resolvesTo: `openai/${modelId}`, missing: null };
+  };
+  const anthropic = (modelId: string, name: string): Slot => {
+    const label: ProviderLabel = { name, provider: "anthropic", modelId, keyVariable: "ANTHROPIC_API_KEY", modelVariable: name === "provider_b" ? "PROVIDER_B_MODEL" : "AGENT_MODEL" };
+    if (!config.ANTHROPIC_API_KEY) return { model: null, resolvesTo: `anthropic/${modelId}`, missing: "ANTHROPIC_API_KEY" };
+    const client = new Anthropic({ apiKey: config.ANTHROPIC_API_KEY, baseURL: config.ANTHROPIC_BASE_URL, timeout: config.PROVIDER_TIMEOUT_MS, maxRetries: config.PROVIDER_MAX_RETRIES });
+    return { model: createAnthropicModel({ client, label }), resolvesTo: `anthropic/${modelId}`, missing: null };
+  };
+
+  const slots = new Map<string, Slot>();
+  slots.set("provider_a", openai(config.PROVIDER_A_MODEL, "provider_a"));
+  slots.set("provider_b", anthropic(config.PROVIDER_B_MODEL, "provider_b"));
+  const choice = config.AGENT_MODEL;
+  const offline: Slot = { model: extractive, resolvesTo: `extractive/${extractive.modelId}`, missing: null };
+  let agent: Slot;
+  if (choice === "extractive") agent = offline;
+  else if (choice === "provider_a" || choice === "provider_b") agent = slots.get(choice)!;
+  else if (choice.startsWith("openai:")) agent = openai(choice.slice(7), "agent");
+  else if (choice.startsWith("anthropic:")) agent = anthropic(choice.slice(10), "agent");
+  else agent = [slots.get("provider_a")!, slots.get("provider_b")!].find((s) => s.model) ?? offline;
+  slots.set("agent", agent);
+
+  return {
+    resolve(name) {
+      const slot = slots.get(name);
+      if (!slot) throw notFound(`The model '${name}' does not exist. Use one of: ${PUBLIC_MODELS.join(", ")}.`, "model", "model_not_found");
+      if (!slot.model) {
+        throw new DocentError("BAD_REQUEST", `The model '${name}' (${slot.resolvesTo}) is not configured on this server: set ${slot.missing}.`, {
+          param: "model",
+          reason: "model_not_configured",
+        });
+      }
+      return slot.model;
+    },
+    list(): ModelDescription[] {
+      return PUBLIC_MODELS.map((id) => {
+        const slot = slots.get(id)!;
+        return { id, resolvesTo: slot.resolvesTo, available: slot.model !== null, unavailableReason: slot.missing && `set ${slot.missing}` };
+      });
+    },
+  };
+}

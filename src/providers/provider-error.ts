@@ -1,0 +1,46 @@
+import { DocentError, isAbortError } from "../core/errors.ts";
+
+export interface ProviderLabel {
+  /** The public model name, e.g. `provider_a`. */
+  name: string;
+  provider: string;
+  modelId: string;
+  /** The environment variables that configure it, for hints. */
+  keyVariable: string;
+  modelVariable: string;
+}
+
+/**
+ * Maps an error thrown by the `openai` or `@anthropic-ai/sdk` SDK (both are
+ * Stainless SDKs with the same error shapes) to a DocentError. Aborts are
+ * returned unchanged so callers can recognise them.
+ */
+export function mapProviderError(error: unknown, label: ProviderLabel): unknown {
+  if (isAbortError(error) || error instanceof DocentError) return error;
+  const who = `${label.name} (${label.provider} ${label.modelId})`;
+  const e = error as { name?: string; status?: number; message?: string };
+  const detail = (e.message ?? String(error)).slice(0, 500);
+  if (e.name === "APIConnectionTimeoutError") {
+    return new DocentError("GATEWAY_TIMEOUT", `${who} did not answer in time.`, { retryable: true, cause: error, reason: "provider_timeout" });
+  }
+  if (e.name === "APIConnectionError" || e.status === undefined) {
+    return new DocentError("BAD_GATEWAY", `${who} could not be reached or broke off: ${detail}`, { retryable: true, cause: error, reason: "provider_unreachable" });
+  }
+  const status = e.status;
+  if (status === 401 || status === 403) {
+    return new DocentError("BAD_GATEWAY", `${who} rejected the service's credentials; check ${label.keyVariable}.`, { cause: error, reason: "provider_auth_failed" });
+  }
+  if (status === 404) {
+    return new DocentError("BAD_GATEWAY", `${who} does not know the model '${label.modelId}'; check ${label.modelVariable}.`, { cause: error, reason: "provider_model_not_found" });
+  }
+  if (status === 400 || status === 422) {
+    return new DocentError("BAD_REQUEST", `${who} rejected the request: ${detail}`, { cause: error, reason: "provider_rejected_request" });
+  }
+  if (status === 429 || status === 503 || status === 529) {
+    return new DocentError("SERVICE_UNAVAILABLE", `${who} is overloaded or rate-limited; try again shortly.`, { retryable: true, cause: error, reason: "provider_unavailable" });
+  }
+  if (status === 408 || status === 504) {
+    return new DocentError("GATEWAY_TIMEOUT", `${who} timed out.`, { retryable: true, cause: error, reason: "provider_timeout" });
+  }
+  return new DocentError("BAD_GATEWAY", `${who} failed (HTTP ${status}): ${detail}`, { retryable: status >= 500, cause: error, reason: "provider_error" });
+}

@@ -1,0 +1,66 @@
+import type { AddressInfo } from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
+import { createApp } from "./app.ts";
+import { createServices, type AppServices } from "./app-services.ts";
+import type { Config } from "./config.ts";
+import { ensureDemoSource } from "./demo-source.ts";
+
+export interface RunningServer {
+  /** Base URL of the service, e.g. http://127.0.0.1:8787 */
+  url: string;
+  services: AppServices;
+  /** The key created on a first start, shown once. */
+  firstKey: string | null;
+  close(): Promise<void>;
+}
+
+/** Starts the service: services, HTTP listener, demo source, first key. */
+export async function startServer(config: Config, { log = (line: string) => console.log(line) } = {}): Promise<RunningServer> {
+  const services = await createServices(config);
+  let ready = false;
+  const app = createApp(services, { isReady: () => ready });
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST;
+  const url = `http://${host}:${port}`;
+  const publicUrl = config.PUBLIC_URL ?? url;
+
+  if (config.DOCENT_DEMO) {
+    const demo = await ensureDemoSource(services, publicUrl);
+    if (demo) log(`docent: demo source "${demo.source.name}" ready (${demo.pages} pages, ${demo.chunks} chunks).`);
+  }
+  let firstKey: string | null = null;
+  if ((await services.keys.count()) === 0) {
+    const created = await services.keys.create("first-run");
+    firstKey = created.key;
+    log(
+      [
+        `docent: created your first API key (shown once, store it now):`,
+        ``,
+        `  ${created.key}`,
+        ``,
+        `Try it:`,
+        `  curl ${url}/v1/chat/completions -H "Authorization: Bearer ${created.key}" -H "Content-Type: application/json" \\`,
+        `    -d '{"model":"agent","messages":[{"role":"user","content":"How do I add a knowledge source?"}]}'`,
+        ``,
+      ].join("\n"),
+    );
+  }
+  ready = true;
+  log(`docent: serving ${url}/v1 (models: ${services.models.list().map((m) => `${m.id} → ${m.resolvesTo}${m.available ? "" : " (not configured)"}`).join(", ")})`);
+
+  return {
+    url,
+    services,
+    firstKey,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      await services.close();
+    },
+  };
+}
