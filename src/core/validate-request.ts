@@ -12,15 +12,21 @@ export function paramPath(path: readonly PropertyKey[]): string | null {
   return out || null;
 }
 
-export function zodToBadRequest(error: z.ZodError) {
+function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+  let value = body;
+  for (const key of path) value = value == null ? undefined : (value as Record<PropertyKey, unknown>)[key];
+  return value;
+}
+
+/** The first validation issue as a BAD_REQUEST naming the parameter, OpenAI style. */
+export function zodToBadRequest(error: z.ZodError, body: unknown) {
   const issue = error.issues[0];
   if (!issue) return badRequest("Invalid request body.");
   const param = paramPath(issue.path);
-  const message =
-    issue.code === "invalid_type" && issue.input === undefined
-      ? `Missing required parameter: '${param}'.`
-      : `Invalid value for '${param ?? "body"}': ${issue.message}`;
-  return badRequest(message, param, issue.code === "invalid_type" && issue.input === undefined ? "missing_required_parameter" : "invalid_value");
+  if (issue.code === "invalid_type" && valueAt(body, issue.path) === undefined) {
+    return badRequest(`Missing required parameter: '${param}'.`, param, "missing_required_parameter");
+  }
+  return badRequest(`Invalid value for '${param ?? "body"}': ${issue.message}`, param, "invalid_value");
 }
 
 /** Parses a request body (already JSON-decoded) or throws a BAD_REQUEST DocentError. */
@@ -29,6 +35,6 @@ export function parseChatRequest(body: unknown): ChatCompletionRequest {
     throw badRequest("The request body must be a JSON object.", null, "invalid_json");
   }
   const result = ChatCompletionRequest.safeParse(body);
-  if (!result.success) throw zodToBadRequest(result.error);
+  if (!result.success) throw zodToBadRequest(result.error, body);
   return result.data;
 }

@@ -55,7 +55,7 @@ export function extractHtml(html: string): ExtractedPage {
       const n = Number(level[1]);
       const text = headingText(el);
       while (stack.length && stack.at(-1)!.level >= n) stack.pop();
-      if (text && !(n === 1 && text === title && stack.length === 0)) stack.push({ level: n, text });
+      if (text && !(text === title && stack.length === 0)) stack.push({ level: n, text });
       current = { headings: stack.map((h) => h.text), anchor: anchorOf(el), text: "" };
       return;
     }

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { extractMarkdown } from "./markdown-extract.ts";
+import { splitText } from "./chunk-sections.ts";
+
+describe("extractMarkdown", () => {
+  it("splits at headings, keeps the heading path and a slug anchor, and ignores # inside code", () => {
+    const page = extractMarkdown(`---\ntitle: "Guide"\n---\nimport X from 'y'\n\nIntro text.\n\n## Install\n\nRun [npm](https://npmjs.com) **install**.\n\n\`\`\`sh\n# not a heading\nnpm install\n\`\`\`\n\n### On Windows\n\nUse \`npm.cmd\`.\n`);
+    expect(page.title).toBe("Guide");
+    expect(page.sections).toEqual([
+      { headings: [], anchor: "", text: "Intro text." },
+      { headings: ["Install"], anchor: "install", text: "Run npm install.\n\n# not a heading\nnpm install" },
+      { headings: ["Install", "On Windows"], anchor: "on-windows", text: "Use npm.cmd." },
+    ]);
+  });
+
+  it("takes the first level-1 heading as the title", () => {
+    expect(extractMarkdown("# API keys\n\nText.").title).toBe("API keys");
+  });
+});
+
+describe("splitText", () => {
+  it("keeps pieces under the word limit at paragraph boundaries", () => {
+    const para = (n: number, w: string) => Array(n).fill(w).join(" ");
+    const pieces = splitText([para(40, "a"), para(40, "b"), para(40, "c")].join("\n\n"), 90);
+    expect(pieces).toHaveLength(2);
+    expect(pieces[0]).toContain("b");
+    expect(pieces[1]).toBe(para(40, "c"));
+    expect(splitText(para(250, "x"), 100).map((p) => p.split(" ").length)).toEqual([100, 100, 50]);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import type { GroundingDocument } from "../../core/language-model.ts";
+import { extractiveAnswer } from "./extractive-answer.ts";
+import { splitSentences } from "./sentences.ts";
+
+const docs: GroundingDocument[] = [
+  {
+    referenceNumber: 1,
+    title: "CLUSTER",
+    section: "Description",
+    url: "https://x/sql-cluster.html",
+    text: "CLUSTER instructs PostgreSQL to cluster the table specified by table_name based on the index specified by index_name. The index must already have been defined on table_name. When a table is clustered, it is physically reordered based on the index information.",
+  },
+  {
+    referenceNumber: 2,
+    title: "Routine Vacuuming",
+    section: "",
+    url: "https://x/routine-vacuuming.html",
+    text: "PostgreSQL databases require periodic maintenance known as vacuuming. When a table is clustered, it is physically reordered based on the index information. The weather is nice today and has nothing to do with tables.",
+  },
+];
+
+describe("extractiveAnswer", () => {
+  it("answers with the most relevant sentences, each marked with its reference number", () => {
+    const answer = extractiveAnswer("How do I physically reorder a table according to an index?", docs);
+    expect(answer).toContain("physically reordered based on the index information. [1]");
+    for (const marker of answer.match(/\[\d+\]/g) ?? []) expect(["[1]", "[2]"]).toContain(marker);
+    expect(answer).not.toContain("weather");
+  });
+
+  it("drops near-duplicate sentences found on two pages", () => {
+    const answer = extractiveAnswer("physically reordered clustered table index", docs);
+    expect(answer.match(/physically reordered/g)).toHaveLength(1);
+  });
+
+  it("returns nothing when there are no passages", () => {
+    expect(extractiveAnswer("anything", [])).toBe("");
+  });
+});
+
+describe("splitSentences", () => {
+  it("splits at sentence ends, including before lower-case commands, but not after abbreviations", () => {
+    expect(splitSentences("Run it, e.g. like this. npm run cli -- keys list shows keys. Done!")).toEqual([
+      "Run it, e.g. like this.",
+      "npm run cli -- keys list shows keys.",
+      "Done!",
+    ]);
+  });
+});

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import type { Chunk, IndexWriter, PageChunks, Retriever } from "../core/retriever.ts";
+
+/**
+ * The contract every retrieval index runs (embedded SQLite now, Weaviate
+ * later): ranking, the source filter inside the search, atomic replacement
+ * and removal per source.
+ */
+const PG = "0b5e5a3e-8a4c-4c1e-9a51-0c1a2b3c4d5e";
+const LITE = "7f1d2c3b-4a59-4e6f-8d7c-1b2a3c4d5e6f";
+
+const page = (sourceId: string, url: string, title: string, sections: Array<[string, string]>): PageChunks => ({
+  url,
+  hash: `${url}-${sections.length}`,
+  chunks: sections.map(([section, text]): Chunk => ({ sourceId, url, anchor: section.toLowerCase().replace(/\W+/g, "-"), title, section, text })),
+});
+
+export const CONTRACT_PAGES = {
+  [PG]: [
+    page(PG, "https://pg.example/sql-cluster.html", "CLUSTER", [["Description", "CLUSTER instructs PostgreSQL to physically reorder a table based on an index."]]),
+    page(PG, "https://pg.example/sql-vacuum.html", "VACUUM", [["Description", "VACUUM reclaims storage occupied by dead tuples in PostgreSQL tables."]]),
+    page(PG, "https://pg.example/indexes-partial.html", "Partial Indexes", [["Partial Indexes", "A partial index is built over a subset of a table defined by a predicate."]]),
+  ],
+  [LITE]: [
+    page(LITE, "https://sqlite.example/lang_vacuum.html", "VACUUM", [["Overview", "The VACUUM command rebuilds the SQLite database file, repacking it into a minimal amount of disk space."]]),
+    page(LITE, "https://sqlite.example/partialindex.html", "Partial Indexes", [["Overview", "A partial index in SQLite is an index over a subset of the rows of a table."]]),
+  ],
+};
+
+export function retrieverContract(name: string, setup: () => Promise<{ retrieve: Retriever; writer: IndexWriter; cleanup?: () => Promise<void> }>) {
+  describe(`Retriever contract: ${name}`, () => {
+    const seeded = async () => {
+      const index = await setup();
+      for (const [id, pages] of Object.entries(CONTRACT_PAGES)) await index.writer.replaceSource(id, pages);
+      return index;
+    };
+
+    it("ranks the page about the question first", async () => {
+      const { retrieve, cleanup } = await seeded();
+      const hits = await retrieve({ query: "How do I physically reorder a table according to an index?", limit: 5 });
+      await cleanup?.();
+      expect(hits[0]?.url).toBe("https://pg.example/sql-cluster.html");
+      expect(hits[0]).toMatchObject({ title: "CLUSTER", section: "Description", anchor: "description", sourceId: PG });
+      for (let i = 1; i < hits.length; i++) expect(hits[i]!.score).toBeLessThanOrEqual(hits[i - 1]!.score);
+    });
+
+    it("searches only the sources it is given", async () => {
+      const { retrieve, cleanup } = await seeded();
+      const onlyLite = await retrieve({ query: "vacuum", sourceIds: [LITE], limit: 10 });
+      const both = await retrieve({ query: "vacuum", limit: 10 });
+      await cleanup?.();
+      expect(onlyLite.length).toBeGreaterThan(0);
+      expect(onlyLite.every((h) => h.sourceId === LITE)).toBe(true);
+      expect(new Set(both.map((h) => h.sourceId))).toEqual(new Set([PG, LITE]));
+    });
+
+    it("finds nothing for a question made only of common words", async () => {
+      const { retrieve, cleanup } = await seeded();
+      const hits = await retrieve({ query: "how do I do it?", limit: 5 });
+      await cleanup?.();
+      expect(hits).toEqual([]);
+    });
+
+    it("replaces a source as a whole and keeps no duplicates when ingested twice", async () => {
+      const { retrieve, writer, cleanup } = await seeded();
+      await writer.replaceSource(PG, CONTRACT_PAGES[PG]);
+      const twice = await retrieve({ query: "cluster reorder", sourceIds: [PG], limit: 10 });
+      expect(twice.filter((h) => h.url.endsWith("sql-cluster.html"))).toHaveLength(1);
+      await writer.replaceSource(PG, [page(PG, "https://pg.example/sql-reindex.html", "REINDEX", [["Description", "REINDEX rebuilds an index."]])]);
+      const after = await retrieve({ query: "cluster reorder index", sourceIds: [PG], limit: 10 });
+      await cleanup?.();
+      expect(after.map((h) => h.url)).toEqual(["https://pg.example/sql-reindex.html"]);
+    });
+
+    it("removes a source and nothing else", async () => {
+      const { retrieve, writer, cleanup } = await seeded();
+      await writer.removeSource(PG);
+      const hits = await retrieve({ query: "vacuum partial index", limit: 10 });
+      await cleanup?.();
+      expect(hits.length).toBeGreaterThan(0);
+      expect(hits.every((h) => h.sourceId === LITE)).toBe(true);
+    });
+  });
+}

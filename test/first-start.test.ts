@@ -1,0 +1,53 @@
+import fs from "node:fs";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.ts";
+import { DEMO_SOURCE_NAME } from "../src/demo-source.ts";
+import { startServer, type RunningServer } from "../src/server.ts";
+import { tempDir } from "./support/test-server.ts";
+
+/** A newcomer's first start: no keys, no sources, no provider key. */
+describe("first start on an empty data dir", () => {
+  let dataDir: string;
+  let server: RunningServer;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    dataDir = tempDir();
+    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0" }), { log: (l) => lines.push(l) });
+  });
+  afterAll(async () => {
+    await server.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("prints a first API key once, with a ready-to-paste curl line", () => {
+    const output = lines.join("\n");
+    expect(server.firstKey).toMatch(/^dk_/);
+    expect(output.split(server.firstKey!).length - 1).toBe(2); // the key line and the curl line
+    expect(output).toMatch(new RegExp(`curl ${server.url}/v1/chat/completions -H "Authorization: Bearer ${server.firstKey}"`));
+  });
+
+  it("answers a question about its own docs with references to the bundled pages", async () => {
+    const client = new OpenAI({ apiKey: server.firstKey!, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const reply = (await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content: "How do I add a knowledge source?" }] })) as OpenAI.Chat.ChatCompletion & { url_references: string[] };
+    expect(reply.choices[0]!.message.content).toMatch(/sources add/);
+    expect(reply.url_references[0]).toBe(`${server.url}/docs/knowledge-sources.md`);
+    const page = await fetch(reply.url_references[0]!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("# Knowledge sources");
+    const sources = await server.services.catalog.list();
+    expect(sources.map((s) => s.name)).toEqual([DEMO_SOURCE_NAME]);
+  });
+
+  it("creates no further key on the next start, and DOCENT_DEMO=0 skips the demo", async () => {
+    await server.close();
+    const emptyDir = tempDir();
+    const again = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0" }), { log: () => {} });
+    expect(again.firstKey).toBeNull();
+    await again.close();
+    const noDemo = await startServer(loadConfig({ DATA_DIR: emptyDir, PORT: "0", DOCENT_DEMO: "0" }), { log: () => {} });
+    expect(await noDemo.services.catalog.list()).toEqual([]);
+    await noDemo.close();
+    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0" }), { log: () => {} });
+  });
+});

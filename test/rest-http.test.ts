@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "./support/test-server.ts";
+
+/** Raw HTTP: SSE framing, error shapes and statuses, authentication. */
+describe("REST over raw HTTP", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ MAX_BODY_BYTES: "2048" });
+  });
+  afterAll(() => server.close());
+
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json", ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  const question = { model: "agent", messages: [{ role: "user", content: "How do I physically reorder a table according to an index?" }] };
+
+  const expectError = async (response: Response, status: number, match: Record<string, unknown>) => {
+    expect(response.status).toBe(status);
+    expect(response.headers.get("content-type")).toMatch(/application\/json/);
+    const body = await response.json();
+    expect(Object.keys(body)).toEqual(["error"]);
+    expect(Object.keys(body.error).sort()).toEqual(["code", "message", "param", "type"]);
+    expect(body.error).toMatchObject(match);
+    expect(body.error.message.length).toBeGreaterThan(10);
+    return body.error;
+  };
+
+  it("frames a stream as data: events ending with data: [DONE]", async () => {
+    const response = await post({ ...question, stream: true });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const text = await response.text();
+    const frames = text.split("\n\n").filter(Boolean);
+    expect(frames.at(-1)).toBe("data: [DONE]");
+    for (const frame of frames.slice(0, -1)) {
+      expect(frame.startsWith("data: ")).toBe(true);
+      const chunk = JSON.parse(frame.slice(6));
+      expect(chunk).toMatchObject({ object: "chat.completion.chunk", service_tier: null, usage: null });
+      expect(Object.keys(chunk.choices[0].delta).sort()).toEqual(expect.arrayContaining(["content", "function_call", "refusal", "role", "tool_calls"]));
+      expect(Array.isArray(chunk.url_references)).toBe(true);
+    }
+    expect(JSON.parse(frames.at(-2)!.slice(6)).choices[0].finish_reason).toBe("stop");
+  });
+
+  it("is not streamed when stream is absent, and says which model answered", async () => {
+    const response = await post(question);
+    expect(response.headers.get("content-type")).toMatch(/application\/json/);
+    expect(response.headers.get("x-docent-model")).toBe("extractive/docent-extractive-1");
+    expect((await response.json()).object).toBe("chat.completion");
+  });
+
+  it("rejects malformed JSON with 400", async () => {
+    await expectError(await post("{not json"), 400, { type: "invalid_request_error", code: "invalid_json" });
+  });
+
+  it("rejects unsupported roles naming the parameter", async () => {
+    const error = await expectError(await post({ model: "agent", messages: [{ role: "user", content: "a" }, { role: "tool", content: "b" }] }), 400, { param: "messages[1].role" });
+    expect(error.message).toMatch(/tool/);
+  });
+
+  it("rejects source ids that are not UUIDs with 400 and unknown ones with 404", async () => {
+    await expectError(await post({ ...question, sources: ["pg"] }), 400, { param: "sources[0]" });
+    const error = await expectError(await post({ ...question, sources: [server.sources.pg, "00000000-0000-4000-8000-000000000000"] }), 404, { param: "sources[1]", code: "source_not_found" });
+    expect(error.message).toContain("00000000-0000-4000-8000-000000000000");
+  });
+
+  it("rejects an unknown model with 404", async () => {
+    await expectError(await post({ ...question, model: "gpt-4o" }), 404, { param: "model", code: "model_not_found" });
+  });
+
+  it("rejects a body over MAX_BODY_BYTES with 413", async () => {
+    await expectError(await post({ ...question, pad: "x".repeat(4096) }), 413, { code: "request_too_large" });
+  });
+
+  it("requires a valid, unrevoked key on every /v1 route", async () => {
+    for (const path of ["/v1/models", "/v1/sources"]) {
+      await expectError(await fetch(`${server.url}${path}`), 401, { code: "missing_api_key", type: "authentication_error" });
+    }
+    await expectError(await post(question, { authorization: "Bearer dk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }), 401, { code: "invalid_api_key" });
+    await expectError(await post(question, { authorization: "Basic abc" }), 401, { code: "missing_api_key" });
+    const extra = await server.services.keys.create("to-revoke");
+    expect((await post(question, { authorization: `Bearer ${extra.key}` })).status).toBe(200);
+    await server.services.keys.revoke(extra.id);
+    await expectError(await post(question, { authorization: `Bearer ${extra.key}` }), 401, { code: "invalid_api_key" });
+  });
+
+  it("answers /healthz without a key, and unknown routes with a 404 error", async () => {
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: "ok" });
+    await expectError(await fetch(`${server.url}/v1/nothing`, { headers: { authorization: `Bearer ${server.key}` } }), 404, {});
+  });
+});

@@ -1,0 +1,128 @@
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeProviderServer, type FakeProviderServer } from "./support/fake-provider-server.ts";
+import { startTestServer, type TestServer } from "./support/test-server.ts";
+
+/**
+ * provider_a and provider_b end to end: the service's real SDK clients talk
+ * to a local server speaking OpenAI's and Anthropic's wire protocols.
+ */
+describe("REST with provider models", () => {
+  let fake: FakeProviderServer;
+  let server: TestServer;
+  let client: OpenAI;
+  beforeAll(async () => {
+    fake = await startFakeProviderServer({ kind: "reply", text: "Run CLUSTER with the index name [1]." });
+    server = await startTestServer({
+      OPENAI_API_KEY: "sk-upstream",
+      OPENAI_BASE_URL: fake.openaiBaseUrl,
+      ANTHROPIC_API_KEY: "sk-ant-upstream",
+      ANTHROPIC_BASE_URL: fake.anthropicBaseUrl,
+      AGENT_MODEL: "provider_b",
+      PROVIDER_A_MODEL: "gpt-upstream",
+      PROVIDER_B_MODEL: "claude-upstream",
+    });
+    client = new OpenAI({ apiKey: server.key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await server.close();
+    await fake.close();
+  });
+
+  const params = (model: string, extra: object = {}) =>
+    ({ model, messages: [{ role: "user" as const, content: "How do I physically reorder a table according to an index?" }], sources: [server.sources.pg], ...extra }) as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+  const post = (body: object) =>
+    fetch(`${server.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+
+  it("provider_a answers through the OpenAI protocol, grounded in the retrieved passages", async () => {
+    fake.queue({ kind: "reply", text: "Use CLUSTER table USING index [1].", usage: { input: 321, output: 9, reasoning: 4 } });
+    const completion = (await client.chat.completions.create(params("provider_a"))) as OpenAI.Chat.ChatCompletion & { url_references: string[] };
+    expect(completion.choices[0]!.message.content).toBe("Use CLUSTER table USING index [1].");
+    expect(completion.model).toBe("provider_a");
+    expect(completion.usage).toMatchObject({ prompt_tokens: 321, completion_tokens: 9, total_tokens: 330, completion_tokens_details: { reasoning_tokens: 4 } });
+    expect(completion.url_references[0]).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
+    const sent = fake.requests.at(-1)!;
+    expect(sent.path).toBe("/v1/chat/completions");
+    expect(sent.body.model).toBe("gpt-upstream");
+    expect(sent.body.messages[0].role).toBe("system");
+    expect(sent.body.messages[0].content).toContain("[1] CLUSTER");
+    expect(sent.body.messages[0].content).toContain("physically reordered based on the index information");
+  });
+
+  it("provider_b streams through the Anthropic protocol, and the agent uses AGENT_MODEL", async () => {
+    fake.queue({ kind: "reply", text: "Streamed answer from Claude [1]." }, { kind: "reply", text: "Agent answer [1]." });
+    const stream = await client.chat.completions.create({ ...params("provider_b"), stream: true });
+    let text = "";
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+    expect(text).toBe("Streamed answer from Claude [1].");
+    expect(fake.requests.at(-1)!.path).toBe("/v1/messages");
+    expect(fake.requests.at(-1)!.body.model).toBe("claude-upstream");
+
+    const response = await post(params("agent"));
+    expect(response.headers.get("x-docent-model")).toBe("anthropic/claude-upstream");
+    expect((await response.json()).choices[0].message.content).toBe("Agent answer [1].");
+  });
+
+  it.each([
+    [500, 502],
+    [429, 503],
+    [504, 504],
+    [401, 502],
+  ])("an upstream HTTP %i becomes %i in OpenAI's error shape", async (upstream, status) => {
+    fake.queue({ kind: "status", status: upstream });
+    const response = await post(params("provider_a"));
+    expect(response.status).toBe(status);
+    const body = await response.json();
+    expect(body.error).toMatchObject({ type: "server_error" });
+    expect(body.error.message).toContain("provider_a");
+  });
+
+  it("a stream cut mid-way ends with an error event and closes (no [DONE])", async () => {
+    fake.queue({ kind: "cut", text: "one two three four five six", cutAfter: 3 });
+    const response = await post({ ...params("provider_a"), stream: true });
+    expect(response.status).toBe(200);
+    const frames = (await response.text()).split("\n\n").filter(Boolean);
+    expect(frames.at(-1)).not.toBe("data: [DONE]");
+    const last = JSON.parse(frames.at(-1)!.slice("data: ".length));
+    expect(last.error).toMatchObject({ type: "server_error" });
+    expect(frames.some((f) => f.includes('"content":"one "'))).toBe(true);
+
+    fake.queue({ kind: "cut", text: "one two three", cutAfter: 1 });
+    const whole = await post(params("provider_b"));
+    expect(whole.status).toBe(502);
+  });
+
+  it("the openai SDK sees a mid-stream error as an APIError", async () => {
+    fake.queue({ kind: "stream-error", text: "partial", message: "upstream exploded" });
+    const stream = await client.chat.completions.create({ ...params("provider_a"), stream: true });
+    await expect((async () => {
+      for await (const _ of stream);
+    })()).rejects.toThrow(/upstream exploded/);
+  });
+
+  it("a client that disconnects aborts the provider call", async () => {
+    fake.queue({ kind: "endless", intervalMs: 15 });
+    const before = fake.clientAborts;
+    const controller = new AbortController();
+    const response = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ ...params("provider_a"), stream: true }),
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.read();
+    controller.abort();
+    const deadline = Date.now() + 3000;
+    while (fake.clientAborts === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(fake.clientAborts).toBe(before + 1);
+  });
+
+  it("does not call a provider when nothing relevant was retrieved", async () => {
+    const count = fake.requests.length;
+    const reply = await (await post({ model: "provider_a", messages: [{ role: "user", content: "tulip bulbs planting season" }] })).json();
+    expect(reply.url_references).toEqual([]);
+    expect(fake.requests.length).toBe(count);
+  });
+});

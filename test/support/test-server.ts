@@ -1,0 +1,42 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { loadConfig } from "../../src/config.ts";
+import { ingestDocuments } from "../../src/ingest/ingest-documents.ts";
+import { listDocuments } from "../../src/ingest/list-documents.ts";
+import { startServer, type RunningServer } from "../../src/server.ts";
+
+export const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
+
+export interface TestServer extends RunningServer {
+  key: string;
+  dataDir: string;
+  sources: { pg: string; sqlite: string };
+}
+
+export const tempDir = (prefix = "docent-test-") => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+
+/**
+ * Starts the real service on port 0 in a fresh data dir, with the two
+ * fixture sources (a PostgreSQL-like and an SQLite-like one) and an API key.
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = tempDir();
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0", PROVIDER_MAX_RETRIES: "0", ...env });
+  const server = await startServer(config, { log: () => {} });
+  const add = async (name: string, dir: string, baseUrl: string, description: string) =>
+    (await ingestDocuments(server.services, { name, baseUrl, description, origin: dir, documents: listDocuments(path.join(FIXTURES, dir)) })).source.id;
+  const pg = await add("PostgreSQL 15 Documentation", "pg", "https://www.postgresql.org/docs/15/", "The PostgreSQL relational database manual.");
+  const sqlite = await add("SQLite Documentation", "sqlite", "https://www.sqlite.org/", "The SQLite embedded database.");
+  const key = (await server.services.keys.create("test")).key;
+  return {
+    ...server,
+    key,
+    dataDir,
+    sources: { pg, sqlite },
+    async close() {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
