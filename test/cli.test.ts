@@ -71,7 +71,7 @@ describe("CLI", () => {
     expect(source.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(source.chunks).toBeGreaterThanOrEqual(4);
 
-    const reply = await (await ask(key, "How do I shrink the database file with VACUUM?")).json();
+    const reply = (await (await ask(key, "How do I shrink the database file with VACUUM?")).json()) as { url_references: string[] };
     expect(reply.url_references[0]).toBe("https://www.sqlite.org/lang/vacuum.md");
 
     // Adding the same name again replaces it in place: same id, no duplicates.
@@ -82,7 +82,7 @@ describe("CLI", () => {
     expect(listed).toEqual([expect.objectContaining({ id: source.id, chunks: source.chunks, description: "SQLite docs" })]);
 
     expect((await cli("sources", "remove", source.id)).code).toBe(0);
-    const after = await (await ask(key, "How do I shrink the database file with VACUUM?")).json();
+    const after = (await (await ask(key, "How do I shrink the database file with VACUUM?")).json()) as { url_references: string[] };
     expect(after.url_references).toEqual([]);
   });
 

@@ -20,7 +20,7 @@ describe("REST over raw HTTP", () => {
   const expectError = async (response: Response, status: number, match: Record<string, unknown>) => {
     expect(response.status).toBe(status);
     expect(response.headers.get("content-type")).toMatch(/application\/json/);
-    const body = await response.json();
+    const body = (await response.json()) as { error: Record<string, string> & { message: string } };
     expect(Object.keys(body)).toEqual(["error"]);
     expect(Object.keys(body.error).sort()).toEqual(["code", "message", "param", "type"]);
     expect(body.error).toMatchObject(match);
@@ -49,7 +49,7 @@ describe("REST over raw HTTP", () => {
     const response = await post(question);
     expect(response.headers.get("content-type")).toMatch(/application\/json/);
     expect(response.headers.get("x-docent-model")).toBe("extractive/docent-extractive-1");
-    expect((await response.json()).object).toBe("chat.completion");
+    expect(((await response.json()) as any).object).toBe("chat.completion");
   });
 
   it("rejects malformed JSON with 400", async () => {

@@ -60,7 +60,7 @@ describe("REST with provider models", () => {
 
     const response = await post(params("agent"));
     expect(response.headers.get("x-docent-model")).toBe("anthropic/claude-upstream");
-    expect((await response.json()).choices[0].message.content).toBe("Agent answer [1].");
+    expect(((await response.json()) as any).choices[0].message.content).toBe("Agent answer [1].");
   });
 
   it.each([
@@ -72,7 +72,7 @@ describe("REST with provider models", () => {
     fake.queue({ kind: "status", status: upstream });
     const response = await post(params("provider_a"));
     expect(response.status).toBe(status);
-    const body = await response.json();
+    const body = (await response.json()) as any;
     expect(body.error).toMatchObject({ type: "server_error" });
     expect(body.error.message).toContain("provider_a");
   });
@@ -121,7 +121,7 @@ describe("REST with provider models", () => {
 
   it("does not call a provider when nothing relevant was retrieved", async () => {
     const count = fake.requests.length;
-    const reply = await (await post({ model: "provider_a", messages: [{ role: "user", content: "tulip bulbs planting season" }] })).json();
+    const reply: any = await (await post({ model: "provider_a", messages: [{ role: "user", content: "tulip bulbs planting season" }] })).json();
     expect(reply.url_references).toEqual([]);
     expect(fake.requests.length).toBe(count);
   });
