@@ -13,9 +13,9 @@ export async function keysCommand(keys: KeyStore, [action, ...rest]: string[], f
     case "list": {
       const list = await keys.list();
       if (flags.json) {
-        print(JSON.stringify(list.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, created_at: k.createdAt.toISOString(), revoked_at: k.revokedAt?.toISOString() ?? null }))));
+        print(JSON.stringify(list.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, created_at: k.createdAt.toISOString(), last_used_at: k.lastUsedAt?.toISOString() ?? null, revoked_at: k.revokedAt?.toISOString() ?? null }))));
       } else {
-        print(list.length ? table(list.map((k) => ({ id: k.id, name: k.name, prefix: `${k.prefix}…`, created: k.createdAt.toISOString(), status: k.revokedAt ? "revoked" : "active" }))) : "No API keys yet. Create one with: npm run cli -- keys create --name NAME");
+        print(list.length ? table(list.map((k) => ({ id: k.id, name: k.name, prefix: `${k.prefix}…`, created: k.createdAt.toISOString(), last_used: k.lastUsedAt?.toISOString() ?? "never", status: k.revokedAt ? "revoked" : "active" }))) : "No API keys yet. Create one with: npm run cli -- keys create --name NAME");
       }
       return;
     }

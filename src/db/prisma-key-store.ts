@@ -35,6 +35,10 @@ export function createPrismaKeyStore(prisma: PrismaClient): KeyStore {
       let match: (typeof rows)[number] | undefined;
       for (const row of rows) if (keyMatches(presented, row.hash) && !match) match = row;
       if (!match || match.revokedAt) return null;
+      // Record use at most once a minute per key, off the request's path.
+      if (!match.lastUsedAt || Date.now() - match.lastUsedAt.getTime() > 60_000) {
+        prisma.apiKey.update({ where: { id: match.id }, data: { lastUsedAt: new Date() } }).catch(() => {});
+      }
       return info(match);
     },
     async count() {
