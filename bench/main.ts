@@ -1,0 +1,10 @@
+const [which = "rest"] = process.argv.slice(2);
+const benches: Record<string, () => Promise<unknown>> = {
+  rest: () => import("./rest.ts"),
+};
+const run = benches[which];
+if (!run) {
+  console.error(`Unknown benchmark '${which}'. Available: ${Object.keys(benches).join(", ")}`);
+  process.exit(2);
+}
+await run();
