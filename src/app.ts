@@ -6,6 +6,9 @@ import { bundledDocuments } from "./demo-source.ts";
 import { DocentError, notFound, toDocentError } from "./core/errors.ts";
 import { errorResponse } from "./http/error-response.ts";
 import { restRoutes } from "./http/rest-routes.ts";
+import { limitBody } from "./http/body-limit.ts";
+import { createGraphQLHandler } from "./graphql/yoga.ts";
+import { createTrpcHandler } from "./trpc/handler.ts";
 
 export interface AppOptions {
   /** False until start-up work (demo ingestion) is done; /healthz answers 503 meanwhile. */
@@ -13,13 +16,19 @@ export interface AppOptions {
   log?: (line: string) => void;
 }
 
-/** The HTTP application: every interface on one Hono app. */
+/** The HTTP application: REST at /v1, GraphQL at /graphql, tRPC at /trpc, on one Hono app. */
 export function createApp(services: AppServices, { isReady = () => true, log = (l) => console.error(l) }: AppOptions = {}) {
   const app = new Hono();
 
   app.get("/healthz", (c) => (isReady() ? c.json({ status: "ok" }) : c.json({ status: "starting" }, 503)));
 
-  app.route("/v1", restRoutes({ ...services, maxBodyBytes: services.config.MAX_BODY_BYTES }));
+  // One core, three interfaces.
+  const maxBodyBytes = services.config.MAX_BODY_BYTES;
+  app.route("/v1", restRoutes({ ...services, maxBodyBytes }));
+  const yoga = createGraphQLHandler(services);
+  app.on(["GET", "POST", "PUT", "DELETE"], ["/graphql", "/graphql/stream"], limitBody(maxBodyBytes), (c) => yoga.fetch(c.req.raw));
+  const trpc = createTrpcHandler(services);
+  app.on(["GET", "POST"], "/trpc/*", limitBody(maxBodyBytes), (c) => trpc(c.req.raw));
 
   // The bundled documentation, so the demo source's references resolve.
   const docs = new Map(bundledDocuments().map((d) => [d.relPath, d.file]));

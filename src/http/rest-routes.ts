@@ -1,13 +1,13 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { ChatEngine } from "../app-services.ts";
 import { parseChatRequest } from "../core/validate-request.ts";
 import { collectCompletion, completionChunks, CompletionFailed } from "../core/completion-object.ts";
-import { DocentError, badRequest, notFound } from "../core/errors.ts";
+import { badRequest, notFound } from "../core/errors.ts";
 import type { KeyStore } from "../core/key-store.ts";
 import type { ModelRegistry } from "../core/model-registry.ts";
 import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
 import { requireApiKey, type AuthEnv } from "./auth.ts";
+import { limitBody } from "./body-limit.ts";
 import { errorBody, errorResponse } from "./error-response.ts";
 import { sseResponse } from "./sse.ts";
 
@@ -36,10 +36,7 @@ export function restRoutes({ engine, keys, catalog, models, maxBodyBytes }: Rest
   const app = new Hono<AuthEnv>();
   app.use("*", requireApiKey(keys));
 
-  const tooLarge = () =>
-    errorResponse(new DocentError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBodyBytes} bytes (MAX_BODY_BYTES).`, { reason: "request_too_large" }));
-
-  app.post("/chat/completions", bodyLimit({ maxSize: maxBodyBytes, onError: tooLarge }), async (c) => {
+  app.post("/chat/completions", limitBody(maxBodyBytes), async (c) => {
     let body: unknown;
     try {
       body = JSON.parse(await c.req.text());

@@ -1,0 +1,33 @@
+import { createGraphQLError, maskError as yogaMaskError } from "graphql-yoga";
+import type { GraphQLError } from "graphql";
+import { DocentError, type ErrorCode } from "../core/errors.ts";
+import { HTTP_STATUS } from "../http/error-response.ts";
+
+/** Our error codes in GraphQL's customary `extensions.code` vocabulary. */
+const GRAPHQL_CODE: Partial<Record<ErrorCode, string>> = {
+  BAD_REQUEST: "BAD_USER_INPUT",
+  UNAUTHORIZED: "UNAUTHENTICATED",
+};
+
+export function toGraphQLError(error: DocentError): GraphQLError {
+  return createGraphQLError(error.message, {
+    originalError: error,
+    extensions: {
+      code: GRAPHQL_CODE[error.code] ?? error.code,
+      param: error.param,
+      reason: error.reason,
+      retryable: error.retryable,
+      ...(error.code === "UNAUTHORIZED" && { http: { status: HTTP_STATUS.UNAUTHORIZED } }),
+    },
+  });
+}
+
+/** Yoga's error mask: DocentErrors pass with their code; anything else is logged and stays masked. */
+export function maskError(error: unknown, message: string, isDev?: boolean): Error {
+  const original = (error as { originalError?: unknown }).originalError ?? error;
+  const docent = original instanceof DocentError ? original : (original as { originalError?: unknown })?.originalError;
+  if (docent instanceof DocentError && docent.code !== "INTERNAL_SERVER_ERROR") return toGraphQLError(docent);
+  if ((error as { extensions?: { code?: string } }).extensions?.code === "UNAUTHENTICATED") return error as Error;
+  console.error(`graphql: unexpected error: ${(original as Error)?.stack ?? original}`);
+  return yogaMaskError(error, message, isDev);
+}

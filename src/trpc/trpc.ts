@@ -1,0 +1,41 @@
+import { initTRPC, TRPCError } from "@trpc/server";
+import { ZodError } from "zod";
+import { DocentError, toDocentError } from "../core/errors.ts";
+import { zodToBadRequest } from "../core/validate-request.ts";
+import { authenticate } from "../http/auth.ts";
+import type { TrpcContext } from "./context.ts";
+
+/** The one place DocentErrors become TRPCErrors (the codes share tRPC's names). */
+export function toTRPCError(error: unknown): TRPCError {
+  if (error instanceof TRPCError) return error;
+  const docent = toDocentError(error);
+  const code = docent.code === "INTERNAL_SERVER_ERROR" ? "INTERNAL_SERVER_ERROR" : docent.code;
+  return new TRPCError({ code, message: docent.code === "INTERNAL_SERVER_ERROR" ? "The service failed to process the request." : docent.message, cause: docent });
+}
+
+const t = initTRPC.context<TrpcContext>().create({
+  errorFormatter({ shape, error, input }) {
+    // Input validation says the same thing as REST and GraphQL.
+    const cause = error.cause;
+    const docent = cause instanceof ZodError ? zodToBadRequest(cause, input) : cause instanceof DocentError ? cause : null;
+    return {
+      ...shape,
+      message: docent?.message ?? shape.message,
+      data: { ...shape.data, param: docent?.param ?? null, reason: docent?.reason ?? null, stack: undefined },
+    };
+  },
+});
+
+export const router = t.router;
+export const publicProcedure = t.procedure;
+
+/** Every procedure needs the same Bearer key as REST; DocentErrors are mapped on the way out. */
+export const protectedProcedure = t.procedure.use(async ({ ctx, next }) => {
+  let apiKey;
+  try {
+    apiKey = await authenticate(ctx.services.keys, ctx.authorization);
+  } catch (error) {
+    throw toTRPCError(error);
+  }
+  return next({ ctx: { ...ctx, apiKey } });
+});

@@ -1,0 +1,183 @@
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHUNK_FIELDS, COMPLETION_FIELDS, graphqlRequest, graphqlSseClient, trpcClient } from "./support/clients.ts";
+import { startFakeProviderServer, type FakeProviderServer } from "./support/fake-provider-server.ts";
+import { startTestServer, type TestServer } from "./support/test-server.ts";
+
+const STREAM = `subscription ($input: ChatCompletionInput!) { chatCompletionStream(input: $input) { ${CHUNK_FIELDS} } }`;
+const CREATE = `mutation ($input: ChatCompletionInput!) { createChatCompletion(input: $input) { ${COMPLETION_FIELDS} } }`;
+
+interface Outcome {
+  text: string;
+  urlReferences: string[];
+  finishReason: string;
+  usage: { prompt: number; completion: number; total: number; reasoning: number };
+}
+
+/** REST, GraphQL and tRPC are one pipeline: the same request gives the same outcome on each. */
+describe("parity of REST, GraphQL and tRPC", () => {
+  let server: TestServer;
+  let fake: FakeProviderServer;
+  let openai: OpenAI;
+  beforeAll(async () => {
+    fake = await startFakeProviderServer({ kind: "endless", intervalMs: 10 });
+    server = await startTestServer({ OPENAI_API_KEY: "sk-x", OPENAI_BASE_URL: fake.openaiBaseUrl, AGENT_MODEL: "extractive" });
+    openai = new OpenAI({ apiKey: server.key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await server.close();
+    await fake.close();
+  });
+
+  const rest = {
+    create: async (body: any): Promise<Outcome> => {
+      const c: any = await openai.chat.completions.create(body);
+      return { text: c.choices[0].message.content, urlReferences: c.url_references, finishReason: c.choices[0].finish_reason, usage: { prompt: c.usage.prompt_tokens, completion: c.usage.completion_tokens, total: c.usage.total_tokens, reasoning: c.usage.completion_tokens_details.reasoning_tokens } };
+    },
+    stream: async (body: any): Promise<Outcome> => {
+      const chunks: any[] = [];
+      for await (const chunk of await openai.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } } as OpenAI.Chat.ChatCompletionCreateParamsStreaming)) chunks.push(chunk);
+      return fromSnakeChunks(chunks);
+    },
+  };
+  const graphql = {
+    create: async (body: any): Promise<Outcome> => {
+      const { body: result } = await graphqlRequest(server.url, server.key, CREATE, { input: toGraphQL(body) });
+      const c = result.data.createChatCompletion;
+      return { text: c.choices[0].message.content, urlReferences: c.urlReferences, finishReason: c.choices[0].finishReason, usage: fromCamelUsage(c.usage) };
+    },
+    stream: async (body: any): Promise<Outcome> => {
+      const client = graphqlSseClient(server.url, server.key, false);
+      const chunks: any[] = [];
+      for await (const r of client.iterate({ query: STREAM, variables: { input: { ...toGraphQL(body), streamOptions: { includeUsage: true } } } })) chunks.push(r.data!.chatCompletionStream);
+      client.dispose();
+      const last = chunks.at(-1);
+      return {
+        text: chunks.map((c) => c.choices[0]?.delta.content ?? "").join(""),
+        urlReferences: chunks[0].urlReferences,
+        finishReason: chunks.find((c) => c.choices[0]?.finishReason)?.choices[0].finishReason,
+        usage: fromCamelUsage(last.usage),
+      };
+    },
+  };
+  const trpc = {
+    create: async (body: any): Promise<Outcome> => {
+      const c = await trpcClient(server.url, server.key).chat.completions.create.mutate(body);
+      return { text: c.choices[0]!.message.content, urlReferences: c.url_references, finishReason: c.choices[0]!.finish_reason, usage: { prompt: c.usage.prompt_tokens, completion: c.usage.completion_tokens, total: c.usage.total_tokens, reasoning: c.usage.completion_tokens_details.reasoning_tokens } };
+    },
+    stream: async (body: any): Promise<Outcome> => {
+      const chunks: any[] = [];
+      await new Promise<void>((resolve, reject) => {
+        const sub = trpcClient(server.url, server.key).chat.completions.stream.subscribe({ ...body, stream_options: { include_usage: true } }, {
+          onData: (c) => chunks.push(c),
+          onError: reject,
+          onComplete: () => (sub.unsubscribe(), resolve()),
+        });
+      });
+      return fromSnakeChunks(chunks);
+    },
+  };
+
+  const requests = () => ({
+    "explicit sources, with references": { model: "agent", messages: [{ role: "user", content: "How do I build an index without locking writes?" }], sources: [server.sources.pg], include_references: true },
+    "agent mode, multi-turn": {
+      model: "agent",
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "What does the SQLite VACUUM command do?" },
+        { role: "assistant", content: "It rebuilds the database file." },
+        { role: "user", content: "And VACUUM INTO?" },
+      ],
+    },
+  });
+
+  it.each(["explicit sources, with references", "agent mode, multi-turn"] as const)("%s: same text, references, finish reason and usage, streamed and not", async (name) => {
+    const body = requests()[name];
+    const outcomes = {
+      "REST": await rest.create(body),
+      "REST stream": await rest.stream(body),
+      "GraphQL": await graphql.create(body),
+      "GraphQL stream": await graphql.stream(body),
+      "tRPC": await trpc.create(body),
+      "tRPC stream": await trpc.stream(body),
+    };
+    const reference = outcomes.REST;
+    expect(reference.text.length).toBeGreaterThan(20);
+    expect(reference.urlReferences.length).toBeGreaterThan(0);
+    for (const [label, outcome] of Object.entries(outcomes)) expect({ label, ...outcome }).toEqual({ label, ...reference });
+  });
+
+  it("says the same thing about invalid input in each protocol's form", async () => {
+    const body = { model: "agent", messages: [{ role: "user", content: "hi" }, { role: "function", content: "x" }] };
+    const restError: any = await openai.chat.completions.create(body as never).catch((e) => e);
+    const gqlError = (await graphqlRequest(server.url, server.key, CREATE, { input: toGraphQL(body) })).body.errors![0]!;
+    const trpcError: any = await trpcClient(server.url, server.key).chat.completions.create.mutate(body as never).catch((e) => e);
+    expect(restError.status).toBe(400);
+    expect(restError.param).toBe("messages[1].role");
+    expect(gqlError.message).toBe(restError.error.message);
+    expect(gqlError.extensions).toMatchObject({ code: "BAD_USER_INPUT", param: "messages[1].role" });
+    expect(trpcError.message).toBe(restError.error.message);
+    expect(trpcError.data).toMatchObject({ code: "BAD_REQUEST", param: "messages[1].role" });
+  });
+
+  it("closing the stream aborts generation on every interface", async () => {
+    const body = { model: "provider_a", messages: [{ role: "user", content: "How do I build an index without locking writes?" }], sources: [server.sources.pg] };
+    const waitForAbort = async (before: number) => {
+      const deadline = Date.now() + 5000;
+      while (fake.clientAborts === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      return fake.clientAborts - before;
+    };
+
+    let before = fake.clientAborts;
+    const controller = new AbortController();
+    const stream = await openai.chat.completions.create({ ...(body as any), stream: true } as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal: controller.signal });
+    let n = 0;
+    try {
+      for await (const _ of stream) if (++n === 3) controller.abort();
+    } catch {}
+    expect(await waitForAbort(before)).toBe(1);
+
+    for (const single of [false, true]) {
+      before = fake.clientAborts;
+      const client = graphqlSseClient(server.url, server.key, single);
+      const iterator = client.iterate({ query: STREAM, variables: { input: toGraphQL(body) } });
+      let seen = 0;
+      for await (const _ of iterator) if (++seen === 3) break;
+      client.dispose();
+      expect(await waitForAbort(before)).toBe(1);
+    }
+
+    before = fake.clientAborts;
+    await new Promise<void>((resolve, reject) => {
+      let seen = 0;
+      const sub = trpcClient(server.url, server.key).chat.completions.stream.subscribe(body as never, {
+        onData: () => {
+          if (++seen === 3) {
+            sub.unsubscribe();
+            resolve();
+          }
+        },
+        onError: reject,
+      });
+    });
+    expect(await waitForAbort(before)).toBe(1);
+  });
+});
+
+function toGraphQL(body: any) {
+  return { model: body.model, messages: body.messages, sources: body.sources, includeReferences: body.include_references };
+}
+
+function fromCamelUsage(u: any) {
+  return { prompt: u.promptTokens, completion: u.completionTokens, total: u.totalTokens, reasoning: u.completionTokensDetails.reasoningTokens };
+}
+
+function fromSnakeChunks(chunks: any[]): Outcome {
+  const u = chunks.at(-1).usage;
+  return {
+    text: chunks.map((c) => c.choices[0]?.delta.content ?? "").join(""),
+    urlReferences: chunks[0].url_references,
+    finishReason: chunks.find((c) => c.choices[0]?.finish_reason)?.choices[0].finish_reason,
+    usage: { prompt: u.prompt_tokens, completion: u.completion_tokens, total: u.total_tokens, reasoning: u.completion_tokens_details.reasoning_tokens },
+  };
+}
