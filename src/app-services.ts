@@ -11,6 +11,7 @@ import { createPrismaSourceCatalog } from "./db/prisma-source-catalog.ts";
 import { createModelRegistry } from "./providers/model-registry.ts";
 import { countTokens } from "./providers/tokenizer.ts";
 import { openSqliteIndex } from "./retrieval/embedded/sqlite-index.ts";
+import { createAjvValidator } from "./structured/ajv-validator.ts";
 
 export type ChatEngine = ReturnType<typeof createChatEngine>;
 
@@ -37,7 +38,14 @@ export async function createServices(config: Config): Promise<AppServices> {
   const catalog = createPrismaSourceCatalog(prisma);
   const keys = createPrismaKeyStore(prisma);
   const models = createModelRegistry(config, countTokens);
-  const engine = createChatEngine({ catalog, retrieve: index.retrieve, models, countTokens, maxReferences: config.MAX_REFERENCES });
+  const engine = createChatEngine({
+    catalog,
+    retrieve: index.retrieve,
+    models,
+    countTokens,
+    schemaValidator: createAjvValidator(),
+    maxReferences: config.MAX_REFERENCES,
+  });
   return {
     config,
     catalog,

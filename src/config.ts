@@ -53,6 +53,9 @@ export const ConfigSchema = z.object({
   AGENT_MODEL: optionalString
     .transform((v) => v ?? "auto")
     .refine((v) => AGENT_MODEL.test(v), { error: "must be auto, extractive, provider_a, provider_b, openai:<model> or anthropic:<model>" }),
+  AGENT_STRUCTURED_MODEL: optionalString
+    .transform((v) => v ?? "auto")
+    .refine((v) => v !== "extractive" && AGENT_MODEL.test(v), { error: "must be auto, provider_a, provider_b, openai:<model> or anthropic:<model>" }),
   PROVIDER_TIMEOUT_MS: int(1000, 3_600_000, 120_000),
   PROVIDER_MAX_RETRIES: int(0, 10, 2),
   DOCENT_DEMO: flag(true),

@@ -8,6 +8,8 @@ import { groundChunks, referencesBlock, type Reference } from "./references.ts";
 import type { RetrievedChunk, Retriever } from "./retriever.ts";
 import { selectSources } from "./select-sources.ts";
 import type { SourceCatalog, SourceInfo } from "./source-catalog.ts";
+import { structuredFormat, type SchemaValidator } from "./structured-output.ts";
+import { structuredReply } from "./structured-reply.ts";
 
 export type ChatPart =
   | { type: "text-delta"; delta: string }
@@ -30,6 +32,7 @@ export interface ChatEngineDeps {
   retrieve: Retriever;
   models: ModelRegistry;
   countTokens: (text: string) => number;
+  schemaValidator: SchemaValidator;
   maxReferences: number;
   /** How many chunks to retrieve before collapsing to pages. */
   retrievalLimit?: number;
@@ -58,10 +61,19 @@ export function createChatEngine(deps: ChatEngineDeps) {
    * Everything that can be refused is refused here, before any output exists.
    */
   async function open(request: ChatCompletionRequest, { signal }: { signal?: AbortSignal } = {}): Promise<OpenedCompletion> {
-    if (request.response_format && request.response_format.type !== "text") {
-      throw badRequest(`response_format type '${request.response_format.type}' is not supported yet; use {"type":"text"}.`, "response_format", "unsupported_value");
+    const format = structuredFormat(request.response_format);
+    if (format) {
+      const problem = deps.schemaValidator.checkSchema(format.schema);
+      if (problem) throw badRequest(`response_format.json_schema.schema is not a valid JSON Schema: ${problem}`, "response_format", "invalid_schema");
+      if (request.include_references) {
+        throw badRequest("include_references cannot be combined with a JSON response_format: appended references would break the JSON. The references are in url_references.", "include_references");
+      }
     }
-    const model = deps.models.resolve(request.model);
+    // With structured output the agent switches to its structured-output model.
+    const model = deps.models.resolve(request.model, { structured: format !== null });
+    if (format && !model.supportsStructuredOutput) {
+      throw badRequest(`The model '${request.model}' (${model.provider}/${model.modelId}) cannot produce structured output.`, "response_format", "structured_output_unavailable");
+    }
     const query = retrievalQuery(request.messages);
     if (!lastUserText(request.messages).trim()) throw badRequest("'messages' must contain a user message with text.", "messages");
     const catalog = await deps.catalog.list();
@@ -70,25 +82,29 @@ export function createChatEngine(deps: ChatEngineDeps) {
       : await selectSources(query, catalog, deps.retrieve, { limit });
     const { references, documents } = groundChunks(picked.chunks, { maxReferences: deps.maxReferences });
     const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references };
-    if (references.length === 0) return { ...base, parts: fixedReply(NO_COVERAGE_REPLY, deps.countTokens(query)) };
+    // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.
+    if (references.length === 0 && !format) return { ...base, parts: fixedReply(NO_COVERAGE_REPLY, deps.countTokens(query)) };
 
-    const prompt = buildPrompt(request.messages, documents);
+    const prompt = buildPrompt(request.messages, documents, format);
+    const call = {
+      prompt,
+      documents,
+      temperature: request.temperature ?? undefined,
+      topP: request.top_p ?? undefined,
+      maxOutputTokens: request.max_completion_tokens ?? request.max_tokens ?? undefined,
+      stopSequences: typeof request.stop === "string" ? [request.stop] : request.stop ?? undefined,
+      seed: request.seed ?? undefined,
+      user: request.user ?? undefined,
+      responseFormat: format ?? undefined,
+      abortSignal: signal,
+    };
     let stream: AsyncIterable<ModelStreamPart>;
     try {
-      ({ stream } = await model.doStream({
-        prompt,
-        documents,
-        temperature: request.temperature ?? undefined,
-        topP: request.top_p ?? undefined,
-        maxOutputTokens: request.max_completion_tokens ?? request.max_tokens ?? undefined,
-        stopSequences: typeof request.stop === "string" ? [request.stop] : request.stop ?? undefined,
-        seed: request.seed ?? undefined,
-        user: request.user ?? undefined,
-        abortSignal: signal,
-      }));
+      ({ stream } = await model.doStream(call));
     } catch (error) {
       throw toDocentError(error);
     }
+    if (format) return { ...base, parts: structuredReply(stream, { model, call, format, validator: deps.schemaValidator, countTokens: deps.countTokens }) };
     const promptText = prompt.map((m) => m.content).join("\n");
     const tail = request.include_references ? referencesBlock(references) : "";
     return { ...base, parts: relay(stream, model, () => deps.countTokens(promptText), deps.countTokens, tail) };

@@ -25,6 +25,8 @@ export interface GroundingDocument {
   text: string;
 }
 
+import type { StructuredFormat } from "./structured-output.ts";
+
 export interface ModelCallOptions {
   /** The full prompt: system instructions (with the rendered context) and the conversation. */
   prompt: ModelMessage[];
@@ -36,6 +38,8 @@ export interface ModelCallOptions {
   stopSequences?: string[];
   seed?: number;
   user?: string;
+  /** Structured output: the model must reply with JSON of this format (natively, where the provider can). */
+  responseFormat?: StructuredFormat;
   abortSignal?: AbortSignal;
 }
 
@@ -54,6 +58,8 @@ export interface LanguageModel {
   /** `openai`, `anthropic`, `extractive`. */
   readonly provider: string;
   readonly modelId: string;
+  /** Whether the model can be constrained to a JSON schema (`responseFormat`). */
+  readonly supportsStructuredOutput: boolean;
   doGenerate(options: ModelCallOptions): Promise<GenerateResult>;
   /** Resolves once the provider has accepted the call; failures to start reject here. */
   doStream(options: ModelCallOptions): Promise<{ stream: AsyncIterable<ModelStreamPart> }>;

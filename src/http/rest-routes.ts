@@ -94,6 +94,7 @@ const modelObject = (m: ReturnType<ModelRegistry["list"]>[number]) => ({
   created: STARTED,
   owned_by: "docent",
   resolves_to: m.resolvesTo,
+  ...(m.structuredResolvesTo !== undefined && { structured_resolves_to: m.structuredResolvesTo }),
   available: m.available,
   unavailable_reason: m.unavailableReason,
 });

@@ -49,8 +49,32 @@ export function createModelRegistry(config: Config, countTokens: (text: string) 
   else agent = [slots.get("provider_a")!, slots.get("provider_b")!].find((s) => s.model) ?? offline;
   slots.set("agent", agent);
 
+  // Structured output: the agent switches to AGENT_STRUCTURED_MODEL, by default
+  // the first configured provider (the offline generator cannot write to a schema).
+  const structuredChoice = config.AGENT_STRUCTURED_MODEL;
+  let structured: Slot;
+  if (structuredChoice === "provider_a" || structuredChoice === "provider_b") structured = slots.get(structuredChoice)!;
+  else if (structuredChoice.startsWith("openai:")) structured = openai(structuredChoice.slice(7), "agent");
+  else if (structuredChoice.startsWith("anthropic:")) structured = anthropic(structuredChoice.slice(10), "agent");
+  else {
+    structured = [slots.get("provider_a")!, slots.get("provider_b")!].find((s) => s.model) ?? {
+      model: null,
+      resolvesTo: "none",
+      missing: "OPENAI_API_KEY or ANTHROPIC_API_KEY (or AGENT_STRUCTURED_MODEL)",
+    };
+  }
+
   return {
-    resolve(name) {
+    resolve(name, { structured: wantsStructured = false } = {}) {
+      if (wantsStructured && name === "agent") {
+        if (!structured.model) {
+          throw new DocentError("BAD_REQUEST", `Structured output needs a model that can follow a JSON schema, and none is configured: set ${structured.missing}.`, {
+            param: "response_format",
+            reason: "structured_output_unavailable",
+          });
+        }
+        return structured.model;
+      }
       const slot = slots.get(name);
       if (!slot) throw notFound(`The model '${name}' does not exist. Use one of: ${PUBLIC_MODELS.join(", ")}.`, "model", "model_not_found");
       if (!slot.model) {
@@ -64,7 +88,13 @@ export function createModelRegistry(config: Config, countTokens: (text: string) 
     list(): ModelDescription[] {
       return PUBLIC_MODELS.map((id) => {
         const slot = slots.get(id)!;
-        return { id, resolvesTo: slot.resolvesTo, available: slot.model !== null, unavailableReason: slot.missing && `set ${slot.missing}` };
+        return {
+          id,
+          resolvesTo: slot.resolvesTo,
+          available: slot.model !== null,
+          unavailableReason: slot.missing && `set ${slot.missing}`,
+          ...(id === "agent" && { structuredResolvesTo: structured.model ? structured.resolvesTo : null }),
+        };
       });
     },
   };

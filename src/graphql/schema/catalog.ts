@@ -24,6 +24,11 @@ export const Model = builder.objectRef<ModelDescription>("Model").implement({
     resolvesTo: t.exposeString("resolvesTo", { description: "The underlying provider/model it resolves to now." }),
     available: t.exposeBoolean("available", { description: "False when the server lacks the configuration it needs." }),
     unavailableReason: t.exposeString("unavailableReason", { nullable: true }),
+    structuredResolvesTo: t.string({
+      nullable: true,
+      description: "For the agent: the model it switches to when structured output is requested (`responseFormat`).",
+      resolve: (m) => m.structuredResolvesTo ?? null,
+    }),
   }),
 });
 

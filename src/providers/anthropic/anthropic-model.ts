@@ -27,12 +27,15 @@ export function createAnthropicModel({ client, label, defaultMaxTokens = 4096 }:
         : options.topP !== undefined && { top_p: options.topP }),
       ...(options.stopSequences && { stop_sequences: options.stopSequences }),
       ...(options.user !== undefined && { metadata: { user_id: options.user } }),
+      // Anthropic's structured outputs: the reply is constrained to the schema.
+      ...(options.responseFormat && { output_config: { format: { type: "json_schema" as const, schema: options.responseFormat.schema } } }),
     };
   };
 
   return {
     provider: "anthropic",
     modelId: label.modelId,
+    supportsStructuredOutput: true,
     async doGenerate(options) {
       try {
         const message = await client.messages.create({ ...body(options), stream: false }, { signal: options.abortSignal });

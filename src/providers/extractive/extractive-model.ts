@@ -32,6 +32,8 @@ export function createExtractiveModel({ countTokens }: ExtractiveModelOptions): 
   return {
     provider: "extractive",
     modelId: "docent-extractive-1",
+    // It quotes passages; it cannot write JSON to a schema, and will not pretend to.
+    supportsStructuredOutput: false,
     async doGenerate(options) {
       options.abortSignal?.throwIfAborted();
       return answer(options);

@@ -3,6 +3,7 @@ import type { FinishReason, LanguageModel, ModelCallOptions, ModelStreamPart, To
 import { isAbortError } from "../../core/errors.ts";
 import { mapProviderError, type ProviderLabel } from "../provider-error.ts";
 import { mapOpenAIFinishReason } from "./map-finish-reason.ts";
+import { toOpenAIResponseFormat } from "./map-response-format.ts";
 
 export interface OpenAIModelOptions {
   client: OpenAI;
@@ -29,11 +30,13 @@ export function createOpenAIModel({ client, label, maxTokensField }: OpenAIModel
     ...(options.stopSequences && { stop: options.stopSequences }),
     ...(options.seed !== undefined && { seed: options.seed }),
     ...(options.user !== undefined && { user: options.user }),
+    ...(options.responseFormat && { response_format: toOpenAIResponseFormat(options.responseFormat) }),
   });
 
   return {
     provider: "openai",
     modelId: label.modelId,
+    supportsStructuredOutput: true,
     async doGenerate(options) {
       try {
         const response = await client.chat.completions.create({ ...body(options), stream: false }, { signal: options.abortSignal });
