@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { startServer, type RunningServer } from "../src/server.ts";
-import { FIXTURES, tempDir } from "./support/test-server.ts";
+import { FIXTURES, tempDir, pageOf } from "./support/test-server.ts";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -72,7 +72,7 @@ describe("CLI", () => {
     expect(source.chunks).toBeGreaterThanOrEqual(4);
 
     const reply = (await (await ask(key, "How do I shrink the database file with VACUUM?")).json()) as { url_references: string[] };
-    expect(reply.url_references[0]).toBe("https://www.sqlite.org/lang/vacuum.md");
+    expect(pageOf(reply.url_references[0])).toBe("https://www.sqlite.org/lang/vacuum.md");
 
     // Adding the same name again replaces it in place: same id, no duplicates.
     const again = JSON.parse((await cli("sources", "add", "--name", "SQLite", "--dir", path.join(FIXTURES, "sqlite"), "--base-url", "https://www.sqlite.org", "--json")).stdout);

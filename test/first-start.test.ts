@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { DEMO_SOURCE_NAME } from "../src/demo-source.ts";
 import { startServer, type RunningServer } from "../src/server.ts";
-import { tempDir } from "./support/test-server.ts";
+import { tempDir, pageOf } from "./support/test-server.ts";
 
 /** A newcomer's first start: no keys, no sources, no provider key. */
 describe("first start on an empty data dir", () => {
@@ -31,7 +31,7 @@ describe("first start on an empty data dir", () => {
     const client = new OpenAI({ apiKey: server.firstKey!, baseURL: `${server.url}/v1`, maxRetries: 0 });
     const reply = (await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content: "How do I add a knowledge source?" }] })) as OpenAI.Chat.ChatCompletion & { url_references: string[] };
     expect(reply.choices[0]!.message.content).toMatch(/sources add/);
-    expect(reply.url_references[0]).toBe(`${server.url}/docs/knowledge-sources.md`);
+    expect(pageOf(reply.url_references[0])).toBe(`${server.url}/docs/knowledge-sources.md`);
     const page = await fetch(reply.url_references[0]!);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("# Knowledge sources");

@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "./support/test-server.ts";
+import { startTestServer, type TestServer, pageOf } from "./support/test-server.ts";
 
 /** The REST surface through the real `openai` SDK, streamed and not. */
 describe("REST chat completions with the openai SDK", () => {
@@ -27,7 +27,9 @@ describe("REST chat completions with the openai SDK", () => {
     const choice = completion.choices[0]!;
     expect(choice).toMatchObject({ index: 0, logprobs: null, finish_reason: "stop", message: { role: "assistant" } });
     expect(choice.message.content).toMatch(/physically reordered based on the index information\. \[1\]/);
-    expect(completion.url_references[0]).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
+    expect(pageOf(completion.url_references[0])).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
+    // References point at the section that answered, by its id in the page.
+    expect(completion.url_references[0]).toMatch(/^https:\/\/www\.postgresql\.org\/docs\/15\/sql-cluster\.html#(SQL-CLUSTER|id-1\.9\.3\.64\.\d)$/);
     expect(completion.url_references.every((u) => u.startsWith("https://www.postgresql.org/docs/15/"))).toBe(true);
     expect(completion.usage).toMatchObject({ completion_tokens_details: { reasoning_tokens: 0 } });
     expect(completion.usage!.prompt_tokens).toBeGreaterThan(50);
@@ -71,13 +73,13 @@ describe("REST chat completions with the openai SDK", () => {
     const lite = (await client.chat.completions.create(ask("What does VACUUM do?", { sources: [server.sources.sqlite] }))) as unknown as { url_references: string[] };
     expect(pg.url_references.length).toBeGreaterThan(0);
     expect(pg.url_references.every((u) => u.startsWith("https://www.postgresql.org/"))).toBe(true);
-    expect(lite.url_references).toContain("https://www.sqlite.org/lang/vacuum.md");
+    expect(lite.url_references.map(pageOf)).toContain("https://www.sqlite.org/lang/vacuum.md");
     expect(lite.url_references.every((u) => u.startsWith("https://www.sqlite.org/"))).toBe(true);
   });
 
   it("lets the agent choose the source a question names", async () => {
     const reply = (await client.chat.completions.create(ask("How do I shrink the database file in SQLite with VACUUM?"))) as unknown as { url_references: string[] };
-    expect(reply.url_references[0]).toBe("https://www.sqlite.org/lang/vacuum.md");
+    expect(pageOf(reply.url_references[0])).toBe("https://www.sqlite.org/lang/vacuum.md");
     expect(reply.url_references.every((u) => u.startsWith("https://www.sqlite.org/"))).toBe(true);
   });
 

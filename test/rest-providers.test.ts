@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeProviderServer, type FakeProviderServer } from "./support/fake-provider-server.ts";
-import { startTestServer, type TestServer } from "./support/test-server.ts";
+import { startTestServer, type TestServer, pageOf } from "./support/test-server.ts";
 
 /**
  * provider_a and provider_b end to end: the service's real SDK clients talk
@@ -40,7 +40,7 @@ describe("REST with provider models", () => {
     expect(completion.choices[0]!.message.content).toBe("Use CLUSTER table USING index [1].");
     expect(completion.model).toBe("provider_a");
     expect(completion.usage).toMatchObject({ prompt_tokens: 321, completion_tokens: 9, total_tokens: 330, completion_tokens_details: { reasoning_tokens: 4 } });
-    expect(completion.url_references[0]).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
+    expect(pageOf(completion.url_references[0])).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
     const sent = fake.requests.at(-1)!;
     expect(sent.path).toBe("/v1/chat/completions");
     expect(sent.body.model).toBe("gpt-upstream");

@@ -2,7 +2,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { graphqlRequest, trpcClient } from "./support/clients.ts";
 import { startFakeProviderServer, type FakeProviderServer } from "./support/fake-provider-server.ts";
-import { startTestServer, type TestServer } from "./support/test-server.ts";
+import { startTestServer, type TestServer, pageOf } from "./support/test-server.ts";
 
 const SCHEMA = {
   type: "object",
@@ -49,7 +49,7 @@ describe("structured output", () => {
   it("provider_a passes the schema through OpenAI's structured outputs", async () => {
     const completion: any = await client.chat.completions.create(body("provider_a") as never);
     expect(JSON.parse(completion.choices[0].message.content)).toEqual(JSON.parse(VALID));
-    expect(completion.url_references[0]).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
+    expect(pageOf(completion.url_references[0])).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
     const sent = fake.requests.at(-1)!.body;
     expect(sent.response_format).toEqual({ type: "json_schema", json_schema: { name: "sql_answer", schema: SCHEMA, strict: true } });
     expect(sent.messages[0].content).toContain("Reply with JSON only");
@@ -108,7 +108,7 @@ describe("structured output", () => {
     const completion = (await json.json()) as any;
     expect(completion.model).toBe("agent");
     expect(JSON.parse(completion.choices[0].message.content)).toEqual(JSON.parse(VALID));
-    expect(completion.url_references[0]).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
+    expect(pageOf(completion.url_references[0])).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
     expect(fake.requests.at(-1)!.body.model).toBe("claude-structured");
     const models = (await client.models.list()).data as any[];
     expect(models[0]).toMatchObject({ id: "agent", resolves_to: "extractive/docent-extractive-1", structured_resolves_to: "anthropic/claude-structured" });

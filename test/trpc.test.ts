@@ -1,7 +1,7 @@
 import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trpcClient } from "./support/clients.ts";
-import { startTestServer, type TestServer } from "./support/test-server.ts";
+import { startTestServer, type TestServer, pageOf } from "./support/test-server.ts";
 
 /** tRPC at /trpc with @trpc/client: httpBatchLink and httpSubscriptionLink. */
 describe("tRPC", () => {
@@ -23,7 +23,7 @@ describe("tRPC", () => {
   it("creates a completion typed as the spec's object", async () => {
     const completion = await trpcClient(server.url, server.key).chat.completions.create.mutate(input());
     expect(completion.object).toBe("chat.completion");
-    expect(completion.url_references[0]).toBe("https://www.sqlite.org/lang/vacuum.md");
+    expect(pageOf(completion.url_references[0])).toBe("https://www.sqlite.org/lang/vacuum.md");
     expect(completion.choices[0]!.message.content).toMatch(/VACUUM/);
   });
 

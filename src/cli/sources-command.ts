@@ -26,9 +26,9 @@ export async function sourcesCommand(services: AppServices, [action, ...rest]: s
       });
       const { source } = result;
       if (flags.json) {
-        print(JSON.stringify({ id: source.id, name: source.name, base_url: source.baseUrl, pages: result.pages, chunks: result.chunks, skipped: result.skipped, seconds: Number(result.seconds.toFixed(3)) }));
+        print(JSON.stringify({ id: source.id, name: source.name, base_url: source.baseUrl, pages: result.pages, chunks: result.chunks, skipped: result.skipped, not_content: result.notContent, seconds: Number(result.seconds.toFixed(3)) }));
       } else {
-        print(`Added "${source.name}" (id ${source.id}): ${result.pages} pages, ${result.chunks} chunks, ${result.skipped} files skipped, in ${result.seconds.toFixed(1)} s.`);
+        print(`Added "${source.name}" (id ${source.id}): ${result.pages} pages, ${result.chunks} chunks, ${result.skipped} unreadable files skipped, ${result.notContent} non-content pages left out, in ${result.seconds.toFixed(1)} s.`);
       }
       return;
     }

@@ -4,9 +4,10 @@ import { DocentError, badRequest, isAbortError, notFound, toDocentError } from "
 import type { FinishReason, LanguageModel, ModelStreamPart, TokenUsage } from "./language-model.ts";
 import type { ModelRegistry } from "./model-registry.ts";
 import { buildPrompt } from "./prompt.ts";
-import { groundChunks, referencesBlock, type Reference } from "./references.ts";
-import type { RetrievedChunk, Retriever } from "./retriever.ts";
-import { selectSources } from "./select-sources.ts";
+import { rankPages, type RankedPage } from "./rank-pages.ts";
+import { groundPages, referencesBlock, type Reference } from "./references.ts";
+import type { Retriever } from "./retriever.ts";
+import { selectSources, withoutSourceNames } from "./select-sources.ts";
 import type { SourceCatalog, SourceInfo } from "./source-catalog.ts";
 import { structuredFormat, type SchemaValidator } from "./structured-output.ts";
 import { structuredReply } from "./structured-reply.ts";
@@ -36,12 +37,18 @@ export interface ChatEngineDeps {
   maxReferences: number;
   /** How many chunks to retrieve before collapsing to pages. */
   retrievalLimit?: number;
+  /** Below this share of the question covered by the best passage, the sources are taken not to cover it. */
+  minCoverage?: number;
 }
+
+/** Calibrated on the dev set's spread: on-topic questions' best passages cover well above it, off-topic ones well below. */
+export const DEFAULT_MIN_COVERAGE = 0.45;
 
 export const NO_COVERAGE_REPLY = "The knowledge sources available to me do not cover this question, so I cannot answer it from the documentation.";
 
 export function createChatEngine(deps: ChatEngineDeps) {
-  const limit = deps.retrievalLimit ?? 20;
+  const limit = deps.retrievalLimit ?? 30;
+  const minCoverage = deps.minCoverage ?? DEFAULT_MIN_COVERAGE;
 
   async function explicitChunks(ids: readonly string[], query: string, catalog: SourceInfo[]) {
     if (ids.length === 0) throw badRequest("'sources' must list at least one knowledge-source id, or be null to let the agent choose.", "sources");
@@ -52,8 +59,8 @@ export function createChatEngine(deps: ChatEngineDeps) {
       if (!source) throw notFound(`No knowledge source with id '${raw}'. GET /v1/sources lists the available ones.`, `sources[${i}]`, "source_not_found");
       if (!sources.includes(source)) sources.push(source);
     });
-    const chunks = await deps.retrieve({ query, sourceIds: sources.map((s) => s.id), limit });
-    return { sources, chunks };
+    const pages = rankPages(await deps.retrieve({ query: withoutSourceNames(query, sources), sourceIds: sources.map((s) => s.id), limit }));
+    return { sources, pages };
   }
 
   /**
@@ -77,10 +84,12 @@ export function createChatEngine(deps: ChatEngineDeps) {
     const query = retrievalQuery(request.messages);
     if (!lastUserText(request.messages).trim()) throw badRequest("'messages' must contain a user message with text.", "messages");
     const catalog = await deps.catalog.list();
-    const picked: { sources: SourceInfo[]; chunks: RetrievedChunk[] } = request.sources
+    const picked: { sources: SourceInfo[]; pages: RankedPage[] } = request.sources
       ? await explicitChunks(request.sources, query, catalog)
       : await selectSources(query, catalog, deps.retrieve, { limit });
-    const { references, documents } = groundChunks(picked.chunks, { maxReferences: deps.maxReferences });
+    // No made-up grounding: when the best passage covers too little of the question, there are no references.
+    const relevant = (picked.pages[0]?.coverage ?? 0) >= minCoverage ? picked.pages : [];
+    const { references, documents } = groundPages(relevant, { maxReferences: deps.maxReferences });
     const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references };
     // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.
     if (references.length === 0 && !format) return { ...base, parts: fixedReply(NO_COVERAGE_REPLY, deps.countTokens(query)) };

@@ -1,23 +1,56 @@
 import { describe, expect, it } from "vitest";
 import type { RetrievedChunk } from "./retriever.ts";
-import { groundChunks, referencesBlock } from "./references.ts";
+import { rankPages, referenceUrl } from "./rank-pages.ts";
+import { groundPages, referencesBlock } from "./references.ts";
 import { citations } from "./completion-object.ts";
 
-const chunk = (url: string, score: number, text = "t"): RetrievedChunk => ({ sourceId: "s", url, anchor: "", title: url.toUpperCase(), section: "", text, score });
+const chunk = (url: string, score: number, matched: string[], extra: Partial<RetrievedChunk> = {}): RetrievedChunk => ({
+  sourceId: "s",
+  url,
+  anchor: "",
+  title: url.toUpperCase(),
+  section: "",
+  text: `${url} text`,
+  score,
+  matched,
+  titleMatched: [],
+  headingMatched: [],
+  ...extra,
+});
+const terms = [
+  { term: "vacuum", text: "vacuum", weight: 4 },
+  { term: "tabl", text: "table", weight: 1 },
+];
 
-describe("groundChunks", () => {
-  it("collapses chunks to unique pages in rank order, capped, numbering passages by page", () => {
-    const { references, documents } = groundChunks(
-      [chunk("a", 9, "a1"), chunk("b", 8), chunk("a", 7, "a2"), chunk("a", 6, "a3"), chunk("c", 5), chunk("d", 4)],
-      { maxReferences: 3 },
-    );
-    expect(references.map((r) => r.url)).toEqual(["a", "b", "c"]);
-    expect(documents.map((d) => [d.referenceNumber, d.text])).toEqual([
-      [1, "a1"],
-      [2, "t"],
-      [1, "a2"],
-      [3, "t"],
+describe("rankPages", () => {
+  it("collapses passages to unique pages, best first, keeping each page's passages", () => {
+    const pages = rankPages({ chunks: [chunk("a", 9, ["vacuum", "tabl"], { anchor: "s1" }), chunk("b", 8, ["vacuum"]), chunk("a", 7, ["tabl"], { anchor: "s2" })], terms });
+    expect(pages.map((p) => [p.url, p.chunks.length, p.anchor])).toEqual([
+      ["a", 2, "s1"],
+      ["b", 1, ""],
     ]);
+    expect(pages[0]!.coverage).toBe(1);
+    expect(pages[1]!.coverage).toBe(0.8);
+    expect(referenceUrl(pages[0]!)).toBe("a#s1");
+  });
+
+  it("lets a page named after the question's rare terms outrank a page that only mentions them", () => {
+    const pages = rankPages({ chunks: [chunk("manual", 10, ["vacuum", "tabl"]), chunk("sql-vacuum", 8, ["vacuum", "tabl"], { titleMatched: ["vacuum"] })], terms });
+    expect(pages[0]!.url).toBe("sql-vacuum");
+  });
+
+  it("weighs rare words over common ones in coverage", () => {
+    const pages = rankPages({ chunks: [chunk("common", 10, ["tabl"]), chunk("rare", 10, ["vacuum"])], terms });
+    expect(pages.map((p) => p.url)).toEqual(["rare", "common"]);
+  });
+});
+
+describe("groundPages", () => {
+  it("takes at most maxReferences pages and numbers their passages by page", () => {
+    const pages = rankPages({ chunks: [chunk("a", 9, ["vacuum"]), chunk("b", 8, ["vacuum"]), chunk("a", 7, ["vacuum"]), chunk("a", 6, ["vacuum"]), chunk("c", 5, ["vacuum"])], terms });
+    const { references, documents } = groundPages(pages, { maxReferences: 2 });
+    expect(references.map((r) => r.url)).toEqual(["a", "b"]);
+    expect(documents.map((d) => d.referenceNumber)).toEqual([1, 1, 2]);
   });
 });
 

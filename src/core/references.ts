@@ -1,5 +1,5 @@
 import type { GroundingDocument } from "./language-model.ts";
-import type { RetrievedChunk } from "./retriever.ts";
+import { referenceUrl, type RankedPage } from "./rank-pages.ts";
 
 export interface Reference {
   url: string;
@@ -13,30 +13,15 @@ export interface Grounding {
 }
 
 /**
- * Collapses ranked chunks to unique pages (most relevant first, at most
- * `maxReferences`) and keeps the best passages of those pages as the context.
+ * The references (unique pages, most relevant first, at most `maxReferences`)
+ * and the context: each page's best passages, numbered as its reference.
  */
-export function groundChunks(
-  chunks: readonly RetrievedChunk[],
-  { maxReferences, maxPassagesPerPage = 2 }: { maxReferences: number; maxPassagesPerPage?: number },
-): Grounding {
-  const pageNumber = new Map<string, number>();
-  const perPage = new Map<string, number>();
-  const references: Reference[] = [];
-  const documents: GroundingDocument[] = [];
-  for (const chunk of chunks) {
-    let number = pageNumber.get(chunk.url);
-    if (number === undefined) {
-      if (references.length >= maxReferences) continue;
-      references.push({ url: chunk.url, title: chunk.title || chunk.url, sourceId: chunk.sourceId });
-      number = references.length;
-      pageNumber.set(chunk.url, number);
-    }
-    const used = perPage.get(chunk.url) ?? 0;
-    if (used >= maxPassagesPerPage) continue;
-    perPage.set(chunk.url, used + 1);
-    documents.push({ referenceNumber: number, title: chunk.title, section: chunk.section, url: chunk.url, text: chunk.text });
-  }
+export function groundPages(pages: readonly RankedPage[], { maxReferences, maxPassagesPerPage = 2 }: { maxReferences: number; maxPassagesPerPage?: number }): Grounding {
+  const chosen = pages.slice(0, maxReferences);
+  const references = chosen.map((page) => ({ url: referenceUrl(page), title: page.title, sourceId: page.sourceId }));
+  const documents = chosen.flatMap((page, i) =>
+    page.chunks.slice(0, maxPassagesPerPage).map((chunk) => ({ referenceNumber: i + 1, title: chunk.title, section: chunk.section, url: referenceUrl({ url: chunk.url, anchor: chunk.anchor }), text: chunk.text })),
+  );
   return { references, documents };
 }
 

@@ -14,6 +14,27 @@ export interface Chunk {
 export interface RetrievedChunk extends Chunk {
   /** Higher is better; comparable within one retriever only. */
   score: number;
+  /** The query terms (`QueryTerm.term`) found anywhere in the chunk. */
+  matched: string[];
+  /** The query terms found in the page's title or file name. */
+  titleMatched: string[];
+  /** The query terms found in the chunk's section headings. */
+  headingMatched: string[];
+}
+
+/** A word of the query as the retriever understood it, with how telling it is. */
+export interface QueryTerm {
+  /** The normalised (stemmed) form chunks are matched on. */
+  term: string;
+  /** The word as asked. */
+  text: string;
+  /** Inverse document frequency: rare words weigh more; a word in no chunk weighs most. */
+  weight: number;
+}
+
+export interface RetrievalResult {
+  chunks: RetrievedChunk[];
+  terms: QueryTerm[];
 }
 
 export interface RetrieveOptions {
@@ -23,7 +44,7 @@ export interface RetrieveOptions {
   limit: number;
 }
 
-export type Retriever = (options: RetrieveOptions) => Promise<RetrievedChunk[]>;
+export type Retriever = (options: RetrieveOptions) => Promise<RetrievalResult>;
 
 export interface PageChunks {
   url: string;

@@ -1,4 +1,5 @@
-import type { RetrievedChunk, Retriever } from "./retriever.ts";
+import { rankPages, type RankedPage } from "./rank-pages.ts";
+import type { Retriever } from "./retriever.ts";
 import type { SourceInfo } from "./source-catalog.ts";
 import { tokenize } from "./terms.ts";
 
@@ -21,37 +22,50 @@ export function mentionedSources(query: string, sources: readonly SourceInfo[]):
   return sources.filter((source) => distinctiveNameWords(source.name).some((w) => words.has(w)));
 }
 
-export interface AgentSelection {
+/**
+ * The question without the names of the sources searched: within the SQLite
+ * docs, "SQLite" tells nothing and would favour pages that merely repeat it.
+ */
+export function withoutSourceNames(query: string, sources: readonly SourceInfo[]): string {
+  const names = new Set(sources.flatMap((s) => distinctiveNameWords(s.name)));
+  if (names.size === 0) return query;
+  const kept = query.split(/\s+/).filter((word) => {
+    const token = tokenize(word)[0];
+    return !token || !names.has(token);
+  });
+  return kept.length > 0 ? kept.join(" ") : query;
+}
+
+export interface Selection {
   sources: SourceInfo[];
-  chunks: RetrievedChunk[];
+  pages: RankedPage[];
 }
 
 /**
- * The agent's choice of sources: named sources win; otherwise one search over
- * every source, keeping the sources whose best passage scores close to the
- * overall best (so a question about one product does not leak into another).
+ * The agent's choice of sources: sources the question names win; then one
+ * search over the candidates, keeping the sources whose best page ranks close
+ * to the overall best, so a question about one product does not leak into
+ * another that documents the same topic.
  */
 export async function selectSources(
   query: string,
   catalog: readonly SourceInfo[],
   retrieve: Retriever,
-  { limit, closeness = 0.85, maxSources = 2 }: { limit: number; closeness?: number; maxSources?: number },
-): Promise<AgentSelection> {
-  if (catalog.length === 0) return { sources: [], chunks: [] };
+  { limit, closeness = 0.9, maxSources = 2 }: { limit: number; closeness?: number; maxSources?: number },
+): Promise<Selection> {
+  if (catalog.length === 0) return { sources: [], pages: [] };
   const named = mentionedSources(query, catalog);
   const candidates = named.length > 0 ? named : catalog;
-  const chunks = await retrieve({ query, sourceIds: candidates.map((s) => s.id), limit: limit * 2 });
+  const searched = named.length > 0 ? withoutSourceNames(query, named) : query;
+  const pages = rankPages(await retrieve({ query: searched, sourceIds: candidates.map((s) => s.id), limit: limit * 2 }));
   const best = new Map<string, number>();
-  for (const chunk of chunks) best.set(chunk.sourceId, Math.max(best.get(chunk.sourceId) ?? -Infinity, chunk.score));
-  const top = Math.max(...best.values());
-  const chosen = [...best.entries()]
-    .filter(([, score]) => score >= top * closeness)
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, maxSources)
-    .map(([id]) => id);
-  const chosenSet = new Set(chosen);
-  return {
-    sources: candidates.filter((s) => chosenSet.has(s.id)),
-    chunks: chunks.filter((c) => chosenSet.has(c.sourceId)).slice(0, limit),
-  };
+  for (const page of pages) if (!best.has(page.sourceId)) best.set(page.sourceId, page.score);
+  const top = pages[0]?.score ?? 0;
+  const chosen = new Set(
+    [...best.entries()]
+      .filter(([, score]) => score >= top * closeness)
+      .slice(0, maxSources)
+      .map(([id]) => id),
+  );
+  return { sources: candidates.filter((s) => chosen.has(s.id)), pages: pages.filter((p) => chosen.has(p.sourceId)) };
 }

@@ -18,6 +18,15 @@ function anchorOf(heading: HTMLElement): string {
   return "";
 }
 
+/** Share of a page's text that sits inside links: a table of contents or index is mostly links. */
+const NAVIGATIONAL_LINK_DENSITY = 0.65;
+function linkDensity(body: HTMLElement): number {
+  const total = body.text.replace(/\s+/g, "").length;
+  if (total < 200) return 0;
+  const linked = body.querySelectorAll("a").reduce((n, a) => n + a.text.replace(/\s+/g, "").length, 0);
+  return linked / total;
+}
+
 const headingText = (el: HTMLElement) => el.text.replace(/[¶#]\s*$/u, "").replace(/\s+/g, " ").trim();
 
 /**
@@ -67,5 +76,5 @@ export function extractHtml(html: string): ExtractedPage {
   };
   for (const child of body.childNodes) walk(child);
   flush();
-  return { title, sections };
+  return { title, sections, navigational: linkDensity(body) > NAVIGATIONAL_LINK_DENSITY };
 }

@@ -21,8 +21,10 @@ export interface IngestResult {
   source: SourceInfo;
   pages: number;
   chunks: number;
-  /** Files that could not be read or were not text. */
+  /** Files that could not be read, were binary, or held no text. */
   skipped: number;
+  /** Pages left out as not content: tables of contents and indexes, or copies of another page. */
+  notContent: number;
   seconds: number;
 }
 
@@ -42,23 +44,54 @@ export function normaliseBaseUrl(baseUrl: string): string {
   return url.toString();
 }
 
-/** Reads, extracts and chunks one file; null when it is unreadable, binary or empty. */
-function readPage(doc: DocumentFile, sourceId: string, baseUrl: string): PageChunks | null {
+type ReadResult = { page: PageChunks } | { skipped: "unreadable" | "not-content" };
+
+/** Reads, extracts and chunks one file. */
+export function readPage(doc: DocumentFile, sourceId: string, baseUrl: string): ReadResult {
   let bytes: Buffer;
   try {
-    if (fs.statSync(doc.file).size > MAX_FILE_BYTES) return null;
+    if (fs.statSync(doc.file).size > MAX_FILE_BYTES) return { skipped: "unreadable" };
     bytes = fs.readFileSync(doc.file);
   } catch {
-    return null;
+    return { skipped: "unreadable" };
   }
-  if (bytes.subarray(0, 8192).includes(0)) return null;
+  if (bytes.subarray(0, 8192).includes(0)) return { skipped: "unreadable" };
   const text = bytes.toString("utf8");
   const page = /\.(md|mdx|markdown)$/i.test(doc.relPath) ? extractMarkdown(text) : extractHtml(text);
+  if (page.navigational) return { skipped: "not-content" };
   if (!page.title) page.title = doc.relPath.replace(/\.[^.]+$/, "");
   const url = new URL(doc.relPath.split("/").map(encodeURIComponent).join("/"), baseUrl).toString();
   const chunks = chunkPage(page, { sourceId, url });
-  if (chunks.length === 0) return null;
-  return { url, hash: createHash("sha256").update(bytes).digest("hex"), chunks };
+  if (chunks.length === 0) return { skipped: "unreadable" };
+  return { page: { url, hash: createHash("sha256").update(bytes).digest("hex"), chunks } };
+}
+
+const normalised = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase();
+
+/**
+ * Drops repeated content within a source: a page identical to an earlier one
+ * (a symlinked index.html), and a passage that also stands on another page,
+ * kept only on the more specific page (the one with fewer passages) so that
+ * all-in-one pages do not crowd out the reference page of a subject.
+ */
+export function dropDuplicates(pages: PageChunks[]): { pages: PageChunks[]; duplicates: number } {
+  const seenPages = new Set<string>();
+  const unique = pages.filter((p) => !seenPages.has(p.hash) && seenPages.add(p.hash));
+  const owner = new Map<string, PageChunks>();
+  for (const page of unique) {
+    for (const chunk of page.chunks) {
+      const key = normalised(chunk.text);
+      const current = owner.get(key);
+      if (!current || page.chunks.length < current.chunks.length) owner.set(key, page);
+    }
+  }
+  const kept = unique
+    .map((page) => {
+      const seen = new Set<string>();
+      return { ...page, chunks: page.chunks.filter((c) => { const key = normalised(c.text); return owner.get(key) === page && !seen.has(key) && seen.add(key); }) };
+    })
+    .filter((p) => p.chunks.length > 0);
+  return { pages: kept, duplicates: pages.length - kept.length };
 }
 
 /**
@@ -74,13 +107,17 @@ export async function ingestDocuments(deps: { catalog: SourceCatalog; writer: In
   const existing = await deps.catalog.findByName(name);
   const id = existing?.id ?? randomUUID();
 
-  const pages: PageChunks[] = [];
+  const read: PageChunks[] = [];
   let skipped = 0;
+  let notContent = 0;
   for (const doc of input.documents) {
-    const page = readPage(doc, id, baseUrl);
-    if (page) pages.push(page);
+    const result = readPage(doc, id, baseUrl);
+    if ("page" in result) read.push(result.page);
+    else if (result.skipped === "not-content") notContent++;
     else skipped++;
   }
+  const { pages, duplicates } = dropDuplicates(read);
+  notContent += duplicates;
   if (pages.length === 0) {
     throw badRequest(
       `No HTML or Markdown documents with text were found in ${input.origin}${skipped ? ` (${skipped} unreadable or empty files skipped)` : ""}.`,
@@ -106,7 +143,7 @@ export async function ingestDocuments(deps: { catalog: SourceCatalog; writer: In
     if (!existing) await deps.writer.removeSource(id);
     throw error;
   }
-  return { source, pages: counts.pages, chunks: counts.chunks, skipped, seconds: (performance.now() - started) / 1000 };
+  return { source, pages: counts.pages, chunks: counts.chunks, skipped, notContent, seconds: (performance.now() - started) / 1000 };
 }
 
 /** Removes a source from the catalog first (so it stops being served), then from the index. */

@@ -41,5 +41,8 @@ export function listDocuments(dir: string): DocumentFile[] {
     }
   };
   visit(root);
-  return out.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
+  // A Markdown source next to its rendered HTML page (foo.md + foo.html) is the same page twice.
+  const html = new Set(out.filter((d) => /\.html?$/i.test(d.relPath)).map((d) => d.relPath.replace(/\.[^./]+$/, "")));
+  const unique = out.filter((d) => /\.html?$/i.test(d.relPath) || !html.has(d.relPath.replace(/\.[^./]+$/, "")));
+  return unique.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
 }

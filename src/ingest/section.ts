@@ -10,6 +10,8 @@ export interface Section {
 export interface ExtractedPage {
   title: string;
   sections: Section[];
+  /** True for pages that are mostly links (tables of contents, indexes): not content. */
+  navigational?: boolean;
 }
 
 /** Collapses runs of spaces, keeps paragraph breaks. */

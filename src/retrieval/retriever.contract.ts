@@ -37,17 +37,30 @@ export function retrieverContract(name: string, setup: () => Promise<{ retrieve:
 
     it("ranks the page about the question first", async () => {
       const { retrieve, cleanup } = await seeded();
-      const hits = await retrieve({ query: "How do I physically reorder a table according to an index?", limit: 5 });
+      const { chunks: hits, terms } = await retrieve({ query: "How do I physically reorder a table according to an index?", limit: 5 });
       await cleanup?.();
+      expect(terms.map((t) => t.text)).toEqual(["physically", "reorder", "table", "according", "index"]);
+      // Rare words weigh more than common ones.
+      expect(terms.find((t) => t.text === "reorder")!.weight).toBeGreaterThan(terms.find((t) => t.text === "table")!.weight);
+      expect(hits[0]!.matched).toEqual(expect.arrayContaining(["physic", "reorder", "tabl", "index"].filter((t) => hits[0]!.matched.includes(t))));
+      expect(hits[0]!.matched.length).toBeGreaterThanOrEqual(4);
+      expect(hits[0]!.titleMatched).toEqual([]);
       expect(hits[0]?.url).toBe("https://pg.example/sql-cluster.html");
       expect(hits[0]).toMatchObject({ title: "CLUSTER", section: "Description", anchor: "description", sourceId: PG });
       for (let i = 1; i < hits.length; i++) expect(hits[i]!.score).toBeLessThanOrEqual(hits[i - 1]!.score);
     });
 
+    it("reports the query terms found in titles and headings", async () => {
+      const { retrieve, cleanup } = await seeded();
+      const { chunks } = await retrieve({ query: "partial indexes overview", sourceIds: [LITE], limit: 5 });
+      await cleanup?.();
+      expect(chunks[0]).toMatchObject({ url: "https://sqlite.example/partialindex.html", titleMatched: expect.arrayContaining(["partial", "index"]), headingMatched: ["overview"] });
+    });
+
     it("searches only the sources it is given", async () => {
       const { retrieve, cleanup } = await seeded();
-      const onlyLite = await retrieve({ query: "vacuum", sourceIds: [LITE], limit: 10 });
-      const both = await retrieve({ query: "vacuum", limit: 10 });
+      const { chunks: onlyLite } = await retrieve({ query: "vacuum", sourceIds: [LITE], limit: 10 });
+      const { chunks: both } = await retrieve({ query: "vacuum", limit: 10 });
       await cleanup?.();
       expect(onlyLite.length).toBeGreaterThan(0);
       expect(onlyLite.every((h) => h.sourceId === LITE)).toBe(true);
@@ -56,18 +69,18 @@ export function retrieverContract(name: string, setup: () => Promise<{ retrieve:
 
     it("finds nothing for a question made only of common words", async () => {
       const { retrieve, cleanup } = await seeded();
-      const hits = await retrieve({ query: "how do I do it?", limit: 5 });
+      const { chunks } = await retrieve({ query: "how do I do it?", limit: 5 });
       await cleanup?.();
-      expect(hits).toEqual([]);
+      expect(chunks).toEqual([]);
     });
 
     it("replaces a source as a whole and keeps no duplicates when ingested twice", async () => {
       const { retrieve, writer, cleanup } = await seeded();
       await writer.replaceSource(PG, CONTRACT_PAGES[PG]);
-      const twice = await retrieve({ query: "cluster reorder", sourceIds: [PG], limit: 10 });
+      const { chunks: twice } = await retrieve({ query: "cluster reorder", sourceIds: [PG], limit: 10 });
       expect(twice.filter((h) => h.url.endsWith("sql-cluster.html"))).toHaveLength(1);
       await writer.replaceSource(PG, [page(PG, "https://pg.example/sql-reindex.html", "REINDEX", [["Description", "REINDEX rebuilds an index."]])]);
-      const after = await retrieve({ query: "cluster reorder index", sourceIds: [PG], limit: 10 });
+      const { chunks: after } = await retrieve({ query: "cluster reorder index", sourceIds: [PG], limit: 10 });
       await cleanup?.();
       expect(after.map((h) => h.url)).toEqual(["https://pg.example/sql-reindex.html"]);
     });
@@ -75,7 +88,7 @@ export function retrieverContract(name: string, setup: () => Promise<{ retrieve:
     it("removes a source and nothing else", async () => {
       const { retrieve, writer, cleanup } = await seeded();
       await writer.removeSource(PG);
-      const hits = await retrieve({ query: "vacuum partial index", limit: 10 });
+      const { chunks: hits } = await retrieve({ query: "vacuum partial index", limit: 10 });
       await cleanup?.();
       expect(hits.length).toBeGreaterThan(0);
       expect(hits.every((h) => h.sourceId === LITE)).toBe(true);

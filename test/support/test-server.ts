@@ -40,3 +40,6 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     },
   };
 }
+
+/** A reference's page, without the section anchor. */
+export const pageOf = (url: string | undefined) => url?.replace(/#.*$/, "");

@@ -1,9 +1,9 @@
-import { isStopWord, tokenize } from "../../core/terms.ts";
+import { isStopWord } from "../../core/terms.ts";
 
-/** Distinct query words worth searching for, stop words and noise removed. */
+/** Distinct query words worth searching for, split as the index splits them (`node.js` → node, js), stop words removed. */
 export function queryWords(query: string, max = 16): string[] {
   const words: string[] = [];
-  for (const token of tokenize(query)) {
+  for (const [token] of query.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
     if (isStopWord(token) || token.length < 2 || words.includes(token)) continue;
     words.push(token);
     if (words.length >= max) break;
@@ -16,14 +16,17 @@ export const sourceToken = (sourceId: string) => `s${sourceId.toLowerCase().repl
 
 const quote = (word: string) => `"${word.replace(/"/g, '""')}"`;
 
+const TEXT_COLUMNS = "{title section body idents}";
+
 /**
- * An FTS5 MATCH expression: any query word in the text columns, and — inside
- * the engine, not after it — one of the allowed sources.
+ * An FTS5 MATCH expression: a chunk qualifies with any of the `selectors`
+ * (default: every word), is ranked on all `words`, and — inside the engine,
+ * not after it — belongs to one of the allowed sources.
  */
-export function buildMatch(query: string, sourceIds?: readonly string[]): string | null {
-  const words = queryWords(query);
-  if (words.length === 0) return null;
-  const text = `{title section body} : (${words.map(quote).join(" OR ")})`;
+export function buildMatch(words: readonly string[], sourceIds?: readonly string[], selectors: readonly string[] = words): string | null {
+  if (words.length === 0 || selectors.length === 0) return null;
+  const any = (ws: readonly string[]) => `${TEXT_COLUMNS} : (${ws.map(quote).join(" OR ")})`;
+  const text = selectors.length === words.length || selectors === words ? any(words) : `(${any(selectors)}) AND (${any(words)})`;
   if (!sourceIds) return text;
   if (sourceIds.length === 0) return null;
   return `(${text}) AND (src : (${sourceIds.map((id) => quote(sourceToken(id))).join(" OR ")}))`;

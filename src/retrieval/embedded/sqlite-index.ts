@@ -1,27 +1,36 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { IndexWriter, PageChunks, RetrievedChunk, Retriever } from "../../core/retriever.ts";
-import { buildMatch, sourceToken } from "./fts-query.ts";
+import type { IndexWriter, PageChunks, QueryTerm, RetrievedChunk, Retriever } from "../../core/retriever.ts";
+import { buildMatch, queryWords, sourceToken } from "./fts-query.ts";
+import { makeTermMatcher, porterStem } from "./term-matcher.ts";
+import { identifierParts } from "./identifier-parts.ts";
 
+const SCHEMA_VERSION = 3;
+
+/** A word in more than this share of all chunks is too common to select candidates by (it still ranks them)… */
+const COMMON_SHARE = 0.1;
+/** …once the index is large enough for that to matter. */
+const GATING_MIN_CHUNKS = 2000;
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS page (source_id TEXT NOT NULL, url TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (source_id, url));
 CREATE TABLE IF NOT EXISTS chunk (
   id INTEGER PRIMARY KEY, source_id TEXT NOT NULL, src TEXT NOT NULL, url TEXT NOT NULL, anchor TEXT NOT NULL,
-  title TEXT NOT NULL, section TEXT NOT NULL, body TEXT NOT NULL);
+  title TEXT NOT NULL, section TEXT NOT NULL, body TEXT NOT NULL, idents TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS chunk_by_source ON chunk (source_id, url);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunk_fts USING fts5(
-  title, section, body, src, content='chunk', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
+  title, section, body, idents, src, content='chunk', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS chunk_vocab USING fts5vocab(chunk_fts, 'row');
 CREATE TRIGGER IF NOT EXISTS chunk_ai AFTER INSERT ON chunk BEGIN
-  INSERT INTO chunk_fts (rowid, title, section, body, src) VALUES (new.id, new.title, new.section, new.body, new.src);
+  INSERT INTO chunk_fts (rowid, title, section, body, idents, src) VALUES (new.id, new.title, new.section, new.body, new.idents, new.src);
 END;
 CREATE TRIGGER IF NOT EXISTS chunk_ad AFTER DELETE ON chunk BEGIN
-  INSERT INTO chunk_fts (chunk_fts, rowid, title, section, body, src) VALUES ('delete', old.id, old.title, old.section, old.body, old.src);
+  INSERT INTO chunk_fts (chunk_fts, rowid, title, section, body, idents, src) VALUES ('delete', old.id, old.title, old.section, old.body, old.idents, old.src);
 END;
 `;
 
-/** BM25 column weights: title, section, body, source token. */
-const RANK = "bm25(4.0, 2.0, 1.0, 0.0)";
+/** BM25 column weights: title, section, body, identifier parts, source token. */
+const RANK = "bm25(4.0, 2.0, 1.0, 1.0, 0.0)";
 
 export interface SqliteIndex {
   retrieve: Retriever;
@@ -42,18 +51,48 @@ export function openSqliteIndex(file: string): SqliteIndex {
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma("busy_timeout = 10000");
+  // The index is derived data: an index built by another schema version is rebuilt empty (re-add sources).
+  if (db.pragma("user_version", { simple: true }) !== SCHEMA_VERSION) {
+    db.exec("DROP TABLE IF EXISTS chunk_vocab; DROP TABLE IF EXISTS chunk_fts; DROP TABLE IF EXISTS chunk; DROP TABLE IF EXISTS page;");
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }
   db.exec(SCHEMA);
   db.prepare(`INSERT INTO chunk_fts (chunk_fts, rank) VALUES ('rank', ?)`).run(RANK);
 
   const search = db.prepare(
-    `SELECT c.source_id AS sourceId, c.url, c.anchor, c.title, c.section, c.body AS text, f.rank AS rank
+    `SELECT c.source_id AS sourceId, c.url, c.anchor, c.title, c.section, c.body AS text, c.idents, f.rank AS rank
      FROM chunk_fts f JOIN chunk c ON c.id = f.rowid WHERE chunk_fts MATCH ? ORDER BY f.rank LIMIT ?`,
   );
+  const docFrequency = db.prepare(`SELECT doc FROM chunk_vocab WHERE term = ?`).pluck();
+  const chunkCount = db.prepare(`SELECT count(*) FROM chunk`).pluck();
+  const dataVersion = db.prepare(`PRAGMA data_version`).pluck();
+
+  // Document frequencies are cached until this or another connection writes.
+  let version = -1;
+  let total = 0;
+  const dfCache = new Map<string, number>();
+  const freshStats = () => {
+    const v = dataVersion.get() as number;
+    if (v !== version || total === 0) {
+      version = v;
+      dfCache.clear();
+      total = chunkCount.get() as number;
+    }
+  };
+  const df = (stem: string) => {
+    let n = dfCache.get(stem);
+    if (n === undefined) {
+      n = (docFrequency.get(stem) as number | undefined) ?? 0;
+      if (dfCache.size > 20_000) dfCache.clear();
+      dfCache.set(stem, n);
+    }
+    return n;
+  };
   const deleteChunks = db.prepare(`DELETE FROM chunk WHERE source_id = ?`);
   const deletePages = db.prepare(`DELETE FROM page WHERE source_id = ?`);
   const insertPage = db.prepare(`INSERT OR REPLACE INTO page (source_id, url, hash) VALUES (?, ?, ?)`);
   const insertChunk = db.prepare(
-    `INSERT INTO chunk (source_id, src, url, anchor, title, section, body) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO chunk (source_id, src, url, anchor, title, section, body, idents) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
 
   const replace = db.transaction((sourceId: string, pages: PageChunks[]) => {
@@ -64,7 +103,7 @@ export function openSqliteIndex(file: string): SqliteIndex {
     for (const page of pages) {
       insertPage.run(sourceId, page.url, page.hash);
       for (const c of page.chunks) {
-        insertChunk.run(sourceId, src, c.url, c.anchor, c.title, c.section, c.text);
+        insertChunk.run(sourceId, src, c.url, c.anchor, c.title, c.section, c.text, identifierParts(`${c.title} ${c.section} ${c.text}`));
         chunks++;
       }
     }
@@ -77,10 +116,35 @@ export function openSqliteIndex(file: string): SqliteIndex {
 
   return {
     async retrieve({ query, sourceIds, limit }) {
-      const match = buildMatch(query, sourceIds);
-      if (!match) return [];
-      const rows = search.all(match, limit) as Array<Omit<RetrievedChunk, "score"> & { rank: number }>;
-      return rows.map(({ rank, ...row }) => ({ ...row, score: -rank }));
+      freshStats();
+      const terms: Array<QueryTerm & { df: number }> = [];
+      for (const word of queryWords(query)) {
+        const term = porterStem(word);
+        if (terms.some((t) => t.term === term)) continue;
+        const n = df(term);
+        terms.push({ term, text: word, df: n, weight: Math.log(1 + (total - n + 0.5) / (n + 0.5)) });
+      }
+      // A word no chunk contains weighs as much as the rarest known one: enough to
+      // mark an off-topic question, not so much that one typo sinks a good answer.
+      const rarest = Math.max(1, ...terms.filter((t) => t.df > 0).map((t) => t.weight));
+      for (const t of terms) if (t.df === 0) t.weight = rarest;
+      // In a large index, candidates come from the telling words; very common ones only rank them.
+      const known = terms.filter((t) => t.df > 0);
+      const telling = total >= GATING_MIN_CHUNKS ? known.filter((t) => t.df <= total * COMMON_SHARE) : known;
+      const selectors = (telling.length > 0 ? telling : [...known].sort((a, b) => a.df - b.df).slice(0, 2)).map((t) => t.text);
+      const match = buildMatch(terms.map((t) => t.text), sourceIds, selectors.length > 0 ? selectors : undefined);
+      const publicTerms = terms.map(({ term, text, weight }) => ({ term, text, weight }));
+      if (!match) return { chunks: [], terms: publicTerms };
+      const rows = search.all(match, limit) as Array<Omit<RetrievedChunk, "score" | "matched" | "titleMatched" | "headingMatched"> & { rank: number; idents: string }>;
+      const matcher = makeTermMatcher(terms.map((t) => t.term));
+      const chunks = rows.map(({ rank, idents, ...row }) => ({
+        ...row,
+        score: -rank,
+        matched: matcher(`${row.title} ${row.section} ${row.text} ${idents}`),
+        titleMatched: matcher(`${row.title} ${row.url.slice(row.url.lastIndexOf("/") + 1).replace(/\.[a-z]+$/, "")}`),
+        headingMatched: matcher(`${row.section} ${identifierParts(row.section)}`),
+      }));
+      return { chunks, terms: publicTerms };
     },
     writer: {
       async replaceSource(sourceId, pages) {

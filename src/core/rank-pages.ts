@@ -1,0 +1,54 @@
+import type { RetrievalResult, RetrievedChunk } from "./retriever.ts";
+
+/** A page as a candidate reference: its best passages and how well it answers. */
+export interface RankedPage {
+  url: string;
+  /** The anchor of the page's best passage, "" when unknown. */
+  anchor: string;
+  title: string;
+  sourceId: string;
+  score: number;
+  /** Share of the question's (weighted) terms that the page's best passage contains. */
+  coverage: number;
+  /** The page's passages, best first. */
+  chunks: RetrievedChunk[];
+}
+
+/**
+ * Evidence weights. A passage counts by its retrieval score relative to the
+ * best and by how much of the question it covers; a page whose title or file
+ * name names the question's terms gains most (reference pages are named after
+ * their subject), and a section heading that names them gains too.
+ */
+const WEIGHTS = { relevance: 0.4, coverage: 0.3, title: 0.5, heading: 0.2 };
+
+/** Ranks pages from passages, rare words weighing more (see WEIGHTS). */
+export function rankPages({ chunks, terms }: RetrievalResult): RankedPage[] {
+  if (chunks.length === 0) return [];
+  const weight = new Map(terms.map((t) => [t.term, t.weight]));
+  const total = terms.reduce((sum, t) => sum + t.weight, 0) || 1;
+  const share = (found: readonly string[]) => found.reduce((sum, term) => sum + (weight.get(term) ?? 0), 0) / total;
+  const top = Math.max(...chunks.map((c) => c.score)) || 1;
+
+  const pages = new Map<string, RankedPage & { best: number }>();
+  for (const chunk of chunks) {
+    const coverage = share(chunk.matched);
+    const chunkScore = WEIGHTS.relevance * (chunk.score / top) + WEIGHTS.coverage * coverage + WEIGHTS.heading * share(chunk.headingMatched);
+    let page = pages.get(chunk.url);
+    if (!page) {
+      page = { url: chunk.url, anchor: chunk.anchor, title: chunk.title || chunk.url, sourceId: chunk.sourceId, score: 0, coverage: 0, chunks: [], best: -Infinity };
+      pages.set(chunk.url, page);
+    }
+    page.chunks.push(chunk);
+    page.coverage = Math.max(page.coverage, coverage);
+    if (chunkScore > page.best) {
+      page.best = chunkScore;
+      page.anchor = chunk.anchor;
+      page.score = chunkScore + WEIGHTS.title * share(chunk.titleMatched);
+    }
+  }
+  return [...pages.values()].map(({ best: _, ...page }) => page).sort((a, b) => b.score - a.score);
+}
+
+/** The page URL a reference points at: with the section's anchor where the page has one. */
+export const referenceUrl = (page: Pick<RankedPage, "url" | "anchor">) => (page.anchor ? `${page.url}#${page.anchor}` : page.url);
