@@ -43,8 +43,8 @@ export interface Selection {
 
 /**
  * The agent's choice of sources: sources the question names win; then one
- * search over the candidates, keeping the sources whose best page ranks close
- * to the overall best, so a question about one product does not leak into
+ * search over the candidates, keeping the sources whose best pages rank close
+ * to the best source's, so a question about one product does not leak into
  * another that documents the same topic.
  */
 export async function selectSources(
@@ -58,11 +58,19 @@ export async function selectSources(
   const candidates = named.length > 0 ? named : catalog;
   const searched = named.length > 0 ? withoutSourceNames(query, named) : query;
   const pages = rankPages(await retrieve({ query: searched, sourceIds: candidates.map((s) => s.id), limit: limit * 2 }));
-  const best = new Map<string, number>();
-  for (const page of pages) if (!best.has(page.sourceId)) best.set(page.sourceId, page.score);
-  const top = pages[0]?.score ?? 0;
+  // A source's evidence is its three best pages, not one lucky page.
+  const perSource = new Map<string, number[]>();
+  for (const page of pages) {
+    const scores = perSource.get(page.sourceId) ?? [];
+    if (scores.length < 3) scores.push(page.score);
+    perSource.set(page.sourceId, scores);
+  }
+  const evidence = [...perSource.entries()]
+    .map(([id, scores]) => [id, (scores[0]! + (scores[1] ?? 0) + (scores[2] ?? 0)) / 3] as const)
+    .sort((a, b) => b[1] - a[1]);
+  const top = evidence[0]?.[1] ?? 0;
   const chosen = new Set(
-    [...best.entries()]
+    evidence
       .filter(([, score]) => score >= top * closeness)
       .slice(0, maxSources)
       .map(([id]) => id),

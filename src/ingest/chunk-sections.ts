@@ -26,13 +26,33 @@ export function splitText(text: string, max: number): string[] {
   return pieces;
 }
 
-/** Chunks a page at its headings into passages of at most `maxWords` words. */
-export function chunkPage(page: ExtractedPage, { sourceId, url, maxWords = 300 }: { sourceId: string; url: string; maxWords?: number }): Chunk[] {
+/**
+ * Chunks a page at its headings into passages of at most `maxWords` words.
+ * A section shorter than `minWords` joins the section after it (keeping the
+ * first one's heading and anchor), so a page of many tiny sections does not
+ * become many tiny passages.
+ */
+export function chunkPage(
+  page: ExtractedPage,
+  { sourceId, url, maxWords = 400, minWords = 150 }: { sourceId: string; url: string; maxWords?: number; minWords?: number },
+): Chunk[] {
   const chunks: Chunk[] = [];
+  let pending: { anchor: string; section: string; text: string } | null = null;
+  const emit = (part: { anchor: string; section: string; text: string }) => {
+    for (const text of splitText(part.text, maxWords)) chunks.push({ sourceId, url, anchor: part.anchor, title: page.title, section: part.section, text });
+  };
   for (const section of page.sections) {
-    for (const text of splitText(section.text, maxWords)) {
-      chunks.push({ sourceId, url, anchor: section.anchor, title: page.title, section: section.headings.join(" › "), text });
+    const heading = section.headings.join(" › ");
+    const current = pending
+      ? { anchor: pending.anchor, section: pending.section, text: `${pending.text}\n\n${section.headings.at(-1) ?? ""}\n${section.text}` }
+      : { anchor: section.anchor, section: heading, text: section.text };
+    if (words(current.text) < minWords) {
+      pending = current;
+      continue;
     }
+    pending = null;
+    emit(current);
   }
+  if (pending) emit(pending);
   return chunks;
 }

@@ -36,8 +36,12 @@ const headingText = (el: HTMLElement) => el.text.replace(/[¶#]\s*$/u, "").repla
 export function extractHtml(html: string): ExtractedPage {
   const root = parse(html, { blockTextElements: { script: false, style: false, noscript: false, pre: true } });
   const body = CONTENT_ROOTS.map((s) => root.querySelector(s)).find((el): el is HTMLElement => !!el) ?? root.querySelector("body") ?? root;
+  // The page's own title: the first h1 when the <title> repeats it (Sphinx adds the site's name),
+  // else the <title> (SQLite's pages open with "1. Overview"), else the h1.
   const h1 = body.querySelector("h1");
-  const title = (h1 ? headingText(h1) : "") || root.querySelector("title")?.text.replace(/\s+/g, " ").trim() || "";
+  const h1Text = h1 ? headingText(h1) : "";
+  const titleTag = root.querySelector("title")?.text.replace(/\s+/g, " ").trim() ?? "";
+  const title = (h1Text && titleTag.includes(h1Text) ? h1Text : titleTag || h1Text) || "";
 
   const sections: Section[] = [];
   const stack: Array<{ level: number; text: string }> = [];

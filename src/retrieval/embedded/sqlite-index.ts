@@ -59,9 +59,11 @@ export function openSqliteIndex(file: string): SqliteIndex {
   db.exec(SCHEMA);
   db.prepare(`INSERT INTO chunk_fts (chunk_fts, rank) VALUES ('rank', ?)`).run(RANK);
 
+  // Rank inside FTS5 first, then read only the winners' text.
   const search = db.prepare(
-    `SELECT c.source_id AS sourceId, c.url, c.anchor, c.title, c.section, c.body AS text, c.idents, f.rank AS rank
-     FROM chunk_fts f JOIN chunk c ON c.id = f.rowid WHERE chunk_fts MATCH ? ORDER BY f.rank LIMIT ?`,
+    `WITH top AS (SELECT rowid AS id, rank FROM chunk_fts WHERE chunk_fts MATCH ? ORDER BY rank LIMIT ?)
+     SELECT c.source_id AS sourceId, c.url, c.anchor, c.title, c.section, c.body AS text, c.idents, top.rank AS rank
+     FROM top JOIN chunk c ON c.id = top.id ORDER BY top.rank`,
   );
   const docFrequency = db.prepare(`SELECT doc FROM chunk_vocab WHERE term = ?`).pluck();
   const chunkCount = db.prepare(`SELECT count(*) FROM chunk`).pluck();

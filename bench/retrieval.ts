@@ -1,0 +1,100 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { randomUUID } from "node:crypto";
+import { rankPages } from "../src/core/rank-pages.ts";
+import { selectSources } from "../src/core/select-sources.ts";
+import type { SourceInfo } from "../src/core/source-catalog.ts";
+import { dropDuplicates, readPage } from "../src/ingest/ingest-documents.ts";
+import { listDocuments } from "../src/ingest/list-documents.ts";
+import { openSqliteIndex } from "../src/retrieval/embedded/sqlite-index.ts";
+import { documentationDir, type EvalSource } from "./debian-docs.ts";
+
+/**
+ * npm run bench -- retrieval [--replicas 10]
+ * Builds the embedded index from the eval sources, then a copy with every
+ * source replicated under distinct ids (~100k chunks at ×10), and prints
+ * ingestion speed, index size, RSS and query latency (unfiltered, filtered to
+ * one source, and the agent's whole choose-and-rank step).
+ */
+const { values } = parseArgs({
+  args: process.argv.slice(3),
+  options: {
+    sources: { type: "string", default: path.resolve(import.meta.dirname, "../../shared/eval/sources.json") },
+    questions: { type: "string", default: path.resolve(import.meta.dirname, "../../shared/eval/dev.jsonl") },
+    cache: { type: "string", default: path.resolve(import.meta.dirname, "../.eval-cache") },
+    replicas: { type: "string", default: "10" },
+    rounds: { type: "string", default: "5" },
+  },
+});
+const sources: EvalSource[] = JSON.parse(fs.readFileSync(values.sources!, "utf8"));
+const questions: string[] = fs.readFileSync(values.questions!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).question);
+const replicas = Number(values.replicas);
+const rounds = Number(values.rounds);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "docent-bench-"));
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const fileSize = (file: string) => ["", "-wal", "-shm"].reduce((n, s) => n + (fs.existsSync(file + s) ? fs.statSync(file + s).size : 0), 0);
+
+// 1. Ingestion at ×1, timed end to end: read, extract, chunk, de-duplicate, index.
+const folders = sources.map((s) => ({ source: s, docs: listDocuments(documentationDir(s, values.cache!)) }));
+const index = openSqliteIndex(path.join(dir, "index.db"));
+const catalog: SourceInfo[] = [];
+let pageCount = 0;
+let started = performance.now();
+const parsed = new Map<string, ReturnType<typeof dropDuplicates>["pages"]>();
+for (const { source, docs } of folders) {
+  const id = randomUUID();
+  const pages = dropDuplicates(docs.flatMap((d) => { const r = readPage(d, id, source.base_url); return "page" in r ? [r.page] : []; })).pages;
+  await index.writer.replaceSource(id, pages);
+  parsed.set(source.slug, pages);
+  pageCount += pages.length;
+  catalog.push({ id, name: source.name, description: source.description, baseUrl: source.base_url, origin: "", pages: pages.length, chunks: 0, createdAt: new Date(), updatedAt: new Date() });
+}
+const ingestSeconds = (performance.now() - started) / 1000;
+console.log(`ingestion ×1: ${pageCount} pages, ${index.stats().chunks} chunks in ${ingestSeconds.toFixed(1)} s = ${(pageCount / ingestSeconds).toFixed(0)} pages/s; index ${mb(fileSize(path.join(dir, "index.db")))}`);
+
+// 2. The ×N replica: the same pages under distinct source ids.
+const bigFile = path.join(dir, "index-x.db");
+const big = openSqliteIndex(bigFile);
+const bigCatalog: SourceInfo[] = [];
+started = performance.now();
+for (let r = 0; r < replicas; r++) {
+  for (const source of sources) {
+    const id = randomUUID();
+    const pages = parsed.get(source.slug)!.map((p) => ({ ...p, chunks: p.chunks.map((c) => ({ ...c, sourceId: id })) }));
+    await big.writer.replaceSource(id, pages);
+    bigCatalog.push({ ...catalog.find((c) => c.name === source.name)!, id, name: `${source.name} #${r}` });
+  }
+}
+const indexSeconds = (performance.now() - started) / 1000;
+big.close();
+const reopened = openSqliteIndex(bigFile); // measured from disk, as a restarted server would
+const { chunks: bigChunks, pages: bigPages } = reopened.stats();
+console.log(`index ×${replicas}: ${bigPages} pages, ${bigChunks} chunks, indexed in ${indexSeconds.toFixed(1)} s (${(bigPages / indexSeconds).toFixed(0)} pages/s, parsing excluded); index ${mb(fileSize(bigFile))}`);
+
+async function latency(label: string, run: (q: string, i: number) => Promise<unknown>) {
+  const times: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, q] of questions.entries()) {
+      const t = performance.now();
+      await run(q, i);
+      times.push(performance.now() - t);
+    }
+  }
+  times.sort((a, b) => a - b);
+  const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(2);
+  console.log(`  ${label.padEnd(40)} p50 ${at(0.5).padStart(6)} ms   p99 ${at(0.99).padStart(6)} ms   (n=${times.length})`);
+}
+
+for (const [label, idx, cat] of [["×1", index, catalog], [`×${replicas}`, reopened, bigCatalog]] as const) {
+  console.log(`query latency at ${label} (${idx.stats().chunks} chunks), retrieve 30 chunks:`);
+  await latency("unfiltered (all sources)", (q) => idx.retrieve({ query: q, limit: 30 }));
+  await latency("filtered to one source", (q, i) => idx.retrieve({ query: q, sourceIds: [cat[i % cat.length]!.id], limit: 30 }));
+  await latency("agent: choose sources + rank pages", (q) => selectSources(q, cat, idx.retrieve, { limit: 30 }));
+  await latency("explicit: retrieve + rank pages", async (q, i) => rankPages(await idx.retrieve({ query: q, sourceIds: [cat[i % cat.length]!.id], limit: 30 })));
+}
+console.log(`RSS ${mb(process.memoryUsage().rss)} (this process: both indexes open)`);
+index.close();
+reopened.close();
+fs.rmSync(dir, { recursive: true, force: true });
