@@ -45,7 +45,8 @@ let started = performance.now();
 const parsed = new Map<string, ReturnType<typeof dropDuplicates>["pages"]>();
 for (const { source, docs } of folders) {
   const id = randomUUID();
-  const pages = dropDuplicates(docs.flatMap((d) => { const r = readPage(d, id, source.base_url); return "page" in r ? [r.page] : []; })).pages;
+  const read = await Promise.all(docs.map((d) => readPage(d, id, source.base_url)));
+  const pages = dropDuplicates(read.flatMap((r) => ("page" in r ? [r.page] : []))).pages;
   await index.writer.replaceSource(id, pages);
   parsed.set(source.slug, pages);
   pageCount += pages.length;

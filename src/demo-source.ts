@@ -2,16 +2,16 @@ import fs from "node:fs";
 import path from "node:path";
 import type { AppServices } from "./app-services.ts";
 import { ingestDocuments, type IngestResult } from "./ingest/ingest-documents.ts";
-import { listDocuments, type DocumentFile } from "./ingest/list-documents.ts";
+import { fileDocument, listDocuments, type DocumentFile } from "./ingest/list-documents.ts";
 
 export const DEMO_SOURCE_NAME = "docent documentation";
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..");
 
 /** The bundled documentation: README.md and docs/, served by the service itself at /docs/. */
 export function bundledDocuments(root = PROJECT_ROOT): DocumentFile[] {
-  const docs = fs.existsSync(path.join(root, "docs")) ? listDocuments(path.join(root, "docs")).map((d) => ({ ...d, relPath: d.relPath })) : [];
+  const docs = fs.existsSync(path.join(root, "docs")) ? listDocuments(path.join(root, "docs")) : [];
   const readme = path.join(root, "README.md");
-  return [...(fs.existsSync(readme) ? [{ file: readme, relPath: "README.md" }] : []), ...docs];
+  return [...(fs.existsSync(readme) ? [fileDocument(readme, "README.md")] : []), ...docs];
 }
 
 /**

@@ -14,6 +14,7 @@ const USAGE = `Usage: npm run cli -- <command>
   keys revoke ID                       revoke a key
   sources add --name NAME --dir PATH --base-url URL [--description TEXT] [--json]
                                        ingest a folder of HTML/Markdown as a knowledge source
+  sources sync ID [--json]             re-ingest a source from its folder: only changed pages
   sources list [--json]                list knowledge sources
   sources remove ID                    remove a knowledge source
   db migrate                           apply database migrations`;

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { AppServices } from "../app-services.ts";
-import { ingestDocuments, removeSource } from "../ingest/ingest-documents.ts";
+import { ingestDocuments, removeSource, type IngestResult } from "../ingest/ingest-documents.ts";
 import { listDocuments } from "../ingest/list-documents.ts";
 import { table, UsageError } from "./output.ts";
 
@@ -10,6 +10,46 @@ export interface SourceFlags {
   "base-url"?: string;
   description?: string;
   json?: boolean;
+}
+
+/** A progress line on a terminal only; scripts and CI see just the summary. */
+function progress(label: string) {
+  if (!process.stderr.isTTY) return undefined;
+  let last = 0;
+  return (done: number, total: number | null) => {
+    const now = Date.now();
+    if (now - last < 100 && done !== total) return;
+    last = now;
+    process.stderr.write(`\r${label}: ${done}${total ? `/${total}` : ""} documents read…`);
+    if (done === total) process.stderr.write("\n");
+  };
+}
+
+function report(verb: string, result: IngestResult, json: boolean | undefined, print: (s: string) => void) {
+  const { source } = result;
+  if (json) {
+    print(
+      JSON.stringify({
+        id: source.id,
+        name: source.name,
+        base_url: source.baseUrl,
+        pages: result.pages,
+        chunks: result.chunks,
+        added: result.added,
+        changed: result.changed,
+        removed: result.removed,
+        unchanged: result.unchanged,
+        skipped: result.skipped,
+        not_content: result.notContent,
+        seconds: Number(result.seconds.toFixed(3)),
+      }),
+    );
+  } else {
+    print(
+      `${verb} "${source.name}" (id ${source.id}): ${result.added} added, ${result.changed} changed, ${result.removed} removed, ${result.unchanged} unchanged pages; ` +
+        `${result.skipped} unreadable files skipped, ${result.notContent} non-content pages left out; now ${result.pages} pages, ${result.chunks} chunks; ${result.seconds.toFixed(1)} s.`,
+    );
+  }
 }
 
 export async function sourcesCommand(services: AppServices, [action, ...rest]: string[], flags: SourceFlags, print: (s: string) => void) {
@@ -23,13 +63,26 @@ export async function sourcesCommand(services: AppServices, [action, ...rest]: s
         description: flags.description,
         origin: dir,
         documents: listDocuments(dir),
+        onProgress: progress(`Adding "${flags.name}"`),
       });
-      const { source } = result;
-      if (flags.json) {
-        print(JSON.stringify({ id: source.id, name: source.name, base_url: source.baseUrl, pages: result.pages, chunks: result.chunks, skipped: result.skipped, not_content: result.notContent, seconds: Number(result.seconds.toFixed(3)) }));
-      } else {
-        print(`Added "${source.name}" (id ${source.id}): ${result.pages} pages, ${result.chunks} chunks, ${result.skipped} unreadable files skipped, ${result.notContent} non-content pages left out, in ${result.seconds.toFixed(1)} s.`);
-      }
+      report("Added", result, flags.json, print);
+      return;
+    }
+    case "sync": {
+      const id = rest[0];
+      if (!id) throw new UsageError("sources sync needs the source's ID (see sources list)");
+      const source = await services.catalog.get(id);
+      if (!source) throw new UsageError(`No knowledge source with id ${id}.`);
+      if (/^https?:\/\//.test(source.origin)) throw new UsageError(`"${source.name}" was crawled from ${source.origin}; crawled sources are synced by adding them again with --url.`);
+      const result = await ingestDocuments(services, {
+        name: source.name,
+        baseUrl: source.baseUrl,
+        description: source.description,
+        origin: source.origin,
+        documents: listDocuments(source.origin),
+        onProgress: progress(`Syncing "${source.name}"`),
+      });
+      report("Synced", result, flags.json, print);
       return;
     }
     case "list": {
@@ -49,6 +102,6 @@ export async function sourcesCommand(services: AppServices, [action, ...rest]: s
       return;
     }
     default:
-      throw new UsageError("sources: use add --name NAME --dir PATH --base-url URL [--description TEXT] [--json] | list [--json] | remove ID");
+      throw new UsageError("sources: use add --name NAME --dir PATH --base-url URL [--description TEXT] [--json] | sync ID [--json] | list [--json] | remove ID");
   }
 }

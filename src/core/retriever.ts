@@ -54,6 +54,14 @@ export interface PageChunks {
 }
 
 export interface IndexWriter {
+  /** Content hash of every page indexed for a source, by page URL. */
+  pageHashes(sourceId: string): Promise<Map<string, string>>;
+  /**
+   * Replaces the given pages and removes the given URLs of a source in one
+   * atomic step (readers see the old state or the new, never a mix); returns
+   * the source's totals afterwards.
+   */
+  applyChanges(sourceId: string, changes: { upsert: PageChunks[]; remove: string[] }): Promise<{ pages: number; chunks: number }>;
   /** Replaces everything indexed for a source in one atomic step. */
   replaceSource(sourceId: string, pages: PageChunks[]): Promise<{ pages: number; chunks: number }>;
   removeSource(sourceId: string): Promise<void>;

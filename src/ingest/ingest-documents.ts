@@ -1,34 +1,41 @@
 import { createHash, randomUUID } from "node:crypto";
-import fs from "node:fs";
 import { badRequest } from "../core/errors.ts";
 import type { IndexWriter, PageChunks } from "../core/retriever.ts";
 import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
 import { chunkPage } from "./chunk-sections.ts";
+import { dropDuplicates } from "./drop-duplicates.ts";
 import { extractHtml } from "./html-extract.ts";
-import type { DocumentFile } from "./list-documents.ts";
+import type { SourceDocument } from "./list-documents.ts";
 import { extractMarkdown } from "./markdown-extract.ts";
+
+export { dropDuplicates };
 
 export interface IngestInput {
   name: string;
   baseUrl: string;
   description?: string;
-  /** Where the documents came from, for `sources list`. */
+  /** Where the documents came from (a folder or a URL): `sources sync` reads it again. */
   origin: string;
-  documents: DocumentFile[];
+  documents: SourceDocument[] | AsyncIterable<SourceDocument>;
+  /** Called as documents are read, for a progress display. */
+  onProgress?: (done: number, total: number | null) => void;
 }
 
 export interface IngestResult {
   source: SourceInfo;
+  /** Pages and chunks of the source after ingestion. */
   pages: number;
   chunks: number;
+  added: number;
+  changed: number;
+  removed: number;
+  unchanged: number;
   /** Files that could not be read, were binary, or held no text. */
   skipped: number;
   /** Pages left out as not content: tables of contents and indexes, or copies of another page. */
   notContent: number;
   seconds: number;
 }
-
-const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
 export function normaliseBaseUrl(baseUrl: string): string {
   let url: URL;
@@ -44,60 +51,43 @@ export function normaliseBaseUrl(baseUrl: string): string {
   return url.toString();
 }
 
+export const pageUrl = (doc: Pick<SourceDocument, "relPath" | "url">, baseUrl: string) =>
+  doc.url ?? new URL(doc.relPath.split("/").map(encodeURIComponent).join("/"), baseUrl).toString();
+
+export const contentHash = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
 type ReadResult = { page: PageChunks } | { skipped: "unreadable" | "not-content" };
 
-/** Reads, extracts and chunks one file. */
-export function readPage(doc: DocumentFile, sourceId: string, baseUrl: string): ReadResult {
-  let bytes: Buffer;
-  try {
-    if (fs.statSync(doc.file).size > MAX_FILE_BYTES) return { skipped: "unreadable" };
-    bytes = fs.readFileSync(doc.file);
-  } catch {
-    return { skipped: "unreadable" };
-  }
+/** Extracts and chunks one document's bytes. */
+export function parsePage(bytes: Buffer, doc: Pick<SourceDocument, "relPath" | "url">, sourceId: string, baseUrl: string): ReadResult {
   if (bytes.subarray(0, 8192).includes(0)) return { skipped: "unreadable" };
   const text = bytes.toString("utf8");
   const page = /\.(md|mdx|markdown)$/i.test(doc.relPath) ? extractMarkdown(text) : extractHtml(text);
   if (page.navigational) return { skipped: "not-content" };
   if (!page.title) page.title = doc.relPath.replace(/\.[^.]+$/, "");
-  const url = new URL(doc.relPath.split("/").map(encodeURIComponent).join("/"), baseUrl).toString();
+  const url = pageUrl(doc, baseUrl);
   const chunks = chunkPage(page, { sourceId, url });
   if (chunks.length === 0) return { skipped: "unreadable" };
-  return { page: { url, hash: createHash("sha256").update(bytes).digest("hex"), chunks } };
+  return { page: { url, hash: contentHash(bytes), chunks } };
 }
 
-const normalised = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase();
-
-/**
- * Drops repeated content within a source: a page identical to an earlier one
- * (a symlinked index.html), and a passage that also stands on another page,
- * kept only on the more specific page (the one with fewer passages) so that
- * all-in-one pages do not crowd out the reference page of a subject.
- */
-export function dropDuplicates(pages: PageChunks[]): { pages: PageChunks[]; duplicates: number } {
-  const seenPages = new Set<string>();
-  const unique = pages.filter((p) => !seenPages.has(p.hash) && seenPages.add(p.hash));
-  const owner = new Map<string, PageChunks>();
-  for (const page of unique) {
-    for (const chunk of page.chunks) {
-      const key = normalised(chunk.text);
-      const current = owner.get(key);
-      if (!current || page.chunks.length < current.chunks.length) owner.set(key, page);
-    }
+/** Reads, extracts and chunks one document. */
+export async function readPage(doc: SourceDocument, sourceId: string, baseUrl: string): Promise<ReadResult> {
+  let bytes: Buffer;
+  try {
+    bytes = await doc.read();
+  } catch {
+    return { skipped: "unreadable" };
   }
-  const kept = unique
-    .map((page) => {
-      const seen = new Set<string>();
-      return { ...page, chunks: page.chunks.filter((c) => { const key = normalised(c.text); return owner.get(key) === page && !seen.has(key) && seen.add(key); }) };
-    })
-    .filter((p) => p.chunks.length > 0);
-  return { pages: kept, duplicates: pages.length - kept.length };
+  return parsePage(bytes, doc, sourceId, baseUrl);
 }
 
 /**
- * Ingests a set of documents as one knowledge source. Re-ingesting a name
- * replaces that source in one atomic index step (same id), so the operation
- * is idempotent; a failure leaves the previous state serving.
+ * Ingests documents as one knowledge source, incrementally: pages whose
+ * content hash is unchanged are skipped, changed pages replaced, pages gone
+ * from the documents removed — all in one atomic index step, so a failed or
+ * interrupted ingestion leaves the previous state serving. The same name
+ * again is the same source (same id): ingestion is idempotent.
  */
 export async function ingestDocuments(deps: { catalog: SourceCatalog; writer: IndexWriter }, input: IngestInput): Promise<IngestResult> {
   const started = performance.now();
@@ -106,27 +96,50 @@ export async function ingestDocuments(deps: { catalog: SourceCatalog; writer: In
   const baseUrl = normaliseBaseUrl(input.baseUrl);
   const existing = await deps.catalog.findByName(name);
   const id = existing?.id ?? randomUUID();
+  const known = existing ? await deps.writer.pageHashes(id) : new Map<string, string>();
 
-  const read: PageChunks[] = [];
-  let skipped = 0;
-  let notContent = 0;
-  for (const doc of input.documents) {
-    const result = readPage(doc, id, baseUrl);
-    if ("page" in result) read.push(result.page);
-    else if (result.skipped === "not-content") notContent++;
-    else skipped++;
+  const upsert: PageChunks[] = [];
+  const present = new Set<string>();
+  const counts = { added: 0, changed: 0, unchanged: 0, skipped: 0, notContent: 0 };
+  const total = Array.isArray(input.documents) ? input.documents.length : null;
+  let done = 0;
+  for await (const doc of input.documents) {
+    input.onProgress?.(++done, total);
+    let bytes: Buffer;
+    try {
+      bytes = await doc.read();
+    } catch {
+      counts.skipped++;
+      continue;
+    }
+    const url = pageUrl(doc, baseUrl);
+    if (known.get(url) === contentHash(bytes)) {
+      present.add(url);
+      counts.unchanged++;
+      continue;
+    }
+    const result = parsePage(bytes, doc, id, baseUrl);
+    if ("page" in result) {
+      upsert.push(result.page);
+      present.add(url);
+    } else if (result.skipped === "not-content") counts.notContent++;
+    else counts.skipped++;
   }
-  const { pages, duplicates } = dropDuplicates(read);
-  notContent += duplicates;
-  if (pages.length === 0) {
+  const { pages: fresh, duplicates } = dropDuplicates(upsert);
+  counts.notContent += duplicates;
+  const keptUrls = new Set(fresh.map((p) => p.url));
+  for (const page of upsert) if (!keptUrls.has(page.url)) present.delete(page.url);
+  for (const page of fresh) known.has(page.url) ? counts.changed++ : counts.added++;
+  if (present.size === 0) {
     throw badRequest(
-      `No HTML or Markdown documents with text were found in ${input.origin}${skipped ? ` (${skipped} unreadable or empty files skipped)` : ""}.`,
+      `No HTML or Markdown documents with text were found in ${input.origin}${counts.skipped ? ` (${counts.skipped} unreadable or empty files skipped)` : ""}.`,
       "dir",
       "no_documents",
     );
   }
+  const remove = [...known.keys()].filter((url) => !present.has(url));
 
-  const counts = await deps.writer.replaceSource(id, pages);
+  const totals = await deps.writer.applyChanges(id, { upsert: fresh, remove });
   let source: SourceInfo;
   try {
     source = await deps.catalog.upsert({
@@ -135,15 +148,15 @@ export async function ingestDocuments(deps: { catalog: SourceCatalog; writer: In
       description: input.description ?? existing?.description ?? "",
       baseUrl,
       origin: input.origin,
-      pages: counts.pages,
-      chunks: counts.chunks,
+      pages: totals.pages,
+      chunks: totals.chunks,
     });
   } catch (error) {
     // A new source the catalog could not record must not linger in the index.
     if (!existing) await deps.writer.removeSource(id);
     throw error;
   }
-  return { source, pages: counts.pages, chunks: counts.chunks, skipped, notContent, seconds: (performance.now() - started) / 1000 };
+  return { source, ...totals, ...counts, removed: remove.length, seconds: (performance.now() - started) / 1000 };
 }
 
 /** Removes a source from the catalog first (so it stops being served), then from the index. */

@@ -2,11 +2,31 @@ import fs from "node:fs";
 import path from "node:path";
 import { badRequest } from "../core/errors.ts";
 
-export interface DocumentFile {
-  file: string;
+/** A document of a source, from a folder or a crawl. */
+export interface SourceDocument {
   /** Path relative to the source's root, with `/` separators: it becomes the page URL's path. */
   relPath: string;
+  /** The page's exact URL when known (a crawled page); otherwise base URL + relPath. */
+  url?: string;
+  /** The document's bytes; rejects when it cannot be read. */
+  read(): Promise<Buffer>;
 }
+
+export interface DocumentFile extends SourceDocument {
+  file: string;
+}
+
+const MAX_FILE_BYTES = 20 * 1024 * 1024;
+
+export const fileDocument = (file: string, relPath: string): DocumentFile => ({
+  file,
+  relPath,
+  async read() {
+    const { size } = await fs.promises.stat(file);
+    if (size > MAX_FILE_BYTES) throw new Error(`${file} is larger than ${MAX_FILE_BYTES} bytes`);
+    return fs.promises.readFile(file);
+  },
+});
 
 export const DOCUMENT_EXTENSIONS = /\.(html?|xhtml|md|mdx|markdown)$/i;
 
@@ -36,7 +56,7 @@ export function listDocuments(dir: string): DocumentFile[] {
         if (!entry.name.startsWith(".") && entry.name !== "node_modules") visit(full);
       } else if ((entry.isFile() || entry.isSymbolicLink()) && DOCUMENT_EXTENSIONS.test(entry.name)) {
         const relPath = path.relative(root, full).split(path.sep).join("/");
-        if (isContentPath(relPath)) out.push({ file: full, relPath });
+        if (isContentPath(relPath)) out.push(fileDocument(full, relPath));
       }
     }
   };

@@ -91,25 +91,37 @@ export function openSqliteIndex(file: string): SqliteIndex {
     return n;
   };
   const deleteChunks = db.prepare(`DELETE FROM chunk WHERE source_id = ?`);
+  const deletePageChunks = db.prepare(`DELETE FROM chunk WHERE source_id = ? AND url = ?`);
+  const deletePage = db.prepare(`DELETE FROM page WHERE source_id = ? AND url = ?`);
+  const hashesOf = db.prepare(`SELECT url, hash FROM page WHERE source_id = ?`);
+  const totalsOf = db.prepare(`SELECT (SELECT count(*) FROM page WHERE source_id = ?) AS pages, (SELECT count(*) FROM chunk WHERE source_id = ?) AS chunks`);
   const deletePages = db.prepare(`DELETE FROM page WHERE source_id = ?`);
   const insertPage = db.prepare(`INSERT OR REPLACE INTO page (source_id, url, hash) VALUES (?, ?, ?)`);
   const insertChunk = db.prepare(
     `INSERT INTO chunk (source_id, src, url, anchor, title, section, body, idents) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
 
+  const insertPages = (sourceId: string, pages: PageChunks[]) => {
+    const src = sourceToken(sourceId);
+    for (const page of pages) {
+      insertPage.run(sourceId, page.url, page.hash);
+      for (const c of page.chunks) insertChunk.run(sourceId, src, c.url, c.anchor, c.title, c.section, c.text, identifierParts(`${c.title} ${c.section} ${c.text}`));
+    }
+  };
+  const totals = (sourceId: string) => totalsOf.get(sourceId, sourceId) as { pages: number; chunks: number };
   const replace = db.transaction((sourceId: string, pages: PageChunks[]) => {
     deleteChunks.run(sourceId);
     deletePages.run(sourceId);
-    const src = sourceToken(sourceId);
-    let chunks = 0;
-    for (const page of pages) {
-      insertPage.run(sourceId, page.url, page.hash);
-      for (const c of page.chunks) {
-        insertChunk.run(sourceId, src, c.url, c.anchor, c.title, c.section, c.text, identifierParts(`${c.title} ${c.section} ${c.text}`));
-        chunks++;
-      }
+    insertPages(sourceId, pages);
+    return totals(sourceId);
+  });
+  const apply = db.transaction((sourceId: string, upsert: PageChunks[], remove: string[]) => {
+    for (const url of [...remove, ...upsert.map((p) => p.url)]) {
+      deletePageChunks.run(sourceId, url);
+      deletePage.run(sourceId, url);
     }
-    return { pages: pages.length, chunks };
+    insertPages(sourceId, upsert);
+    return totals(sourceId);
   });
   const remove = db.transaction((sourceId: string) => {
     deleteChunks.run(sourceId);
@@ -149,6 +161,12 @@ export function openSqliteIndex(file: string): SqliteIndex {
       return { chunks, terms: publicTerms };
     },
     writer: {
+      async pageHashes(sourceId) {
+        return new Map((hashesOf.all(sourceId) as Array<{ url: string; hash: string }>).map((r) => [r.url, r.hash]));
+      },
+      async applyChanges(sourceId, { upsert, remove }) {
+        return apply.immediate(sourceId, upsert, remove);
+      },
       async replaceSource(sourceId, pages) {
         return replace.immediate(sourceId, pages);
       },
