@@ -14,6 +14,8 @@ const USAGE = `Usage: npm run cli -- <command>
   keys revoke ID                       revoke a key
   sources add --name NAME --dir PATH --base-url URL [--description TEXT] [--json]
                                        ingest a folder of HTML/Markdown as a knowledge source
+  sources add --name NAME --url URL [--sitemap URL] [--max-pages N] [--description TEXT] [--json]
+                                       crawl a documentation site (within URL's folder, robots.txt honoured)
   sources sync ID [--json]             re-ingest a source from its folder: only changed pages
   sources list [--json]                list knowledge sources
   sources remove ID                    remove a knowledge source
@@ -29,6 +31,9 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
       options: {
         name: { type: "string" },
         dir: { type: "string" },
+        url: { type: "string" },
+        sitemap: { type: "string" },
+        "max-pages": { type: "string" },
         "base-url": { type: "string" },
         description: { type: "string" },
         json: { type: "boolean" },

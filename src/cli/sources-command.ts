@@ -1,12 +1,16 @@
 import path from "node:path";
 import type { AppServices } from "../app-services.ts";
 import { ingestDocuments, removeSource, type IngestResult } from "../ingest/ingest-documents.ts";
+import { crawl, folderOf } from "../ingest/crawl.ts";
 import { listDocuments } from "../ingest/list-documents.ts";
 import { table, UsageError } from "./output.ts";
 
 export interface SourceFlags {
   name?: string;
   dir?: string;
+  url?: string;
+  sitemap?: string;
+  "max-pages"?: string;
   "base-url"?: string;
   description?: string;
   json?: boolean;
@@ -55,7 +59,21 @@ function report(verb: string, result: IngestResult, json: boolean | undefined, p
 export async function sourcesCommand(services: AppServices, [action, ...rest]: string[], flags: SourceFlags, print: (s: string) => void) {
   switch (action) {
     case "add": {
-      if (!flags.name || !flags.dir || !flags["base-url"]) throw new UsageError("sources add needs --name NAME --dir PATH --base-url URL [--description TEXT]");
+      if (flags.name && flags.url) {
+        const result = await ingestDocuments(services, {
+          name: flags.name,
+          baseUrl: flags["base-url"] ?? folderOf(flags.url),
+          description: flags.description,
+          origin: flags.url,
+          documents: crawl({ url: flags.url, sitemap: flags.sitemap, maxPages: flags["max-pages"] ? Number(flags["max-pages"]) : undefined }),
+          onProgress: progress(`Crawling "${flags.name}"`),
+        });
+        report("Added", result, flags.json, print);
+        return;
+      }
+      if (!flags.name || !flags.dir || !flags["base-url"]) {
+        throw new UsageError("sources add needs --name NAME and either --dir PATH --base-url URL or --url URL [--sitemap URL] [--max-pages N]");
+      }
       const dir = path.resolve(flags.dir);
       const result = await ingestDocuments(services, {
         name: flags.name,
@@ -73,13 +91,13 @@ export async function sourcesCommand(services: AppServices, [action, ...rest]: s
       if (!id) throw new UsageError("sources sync needs the source's ID (see sources list)");
       const source = await services.catalog.get(id);
       if (!source) throw new UsageError(`No knowledge source with id ${id}.`);
-      if (/^https?:\/\//.test(source.origin)) throw new UsageError(`"${source.name}" was crawled from ${source.origin}; crawled sources are synced by adding them again with --url.`);
+      const crawled = /^https?:\/\//.test(source.origin);
       const result = await ingestDocuments(services, {
         name: source.name,
         baseUrl: source.baseUrl,
         description: source.description,
         origin: source.origin,
-        documents: listDocuments(source.origin),
+        documents: crawled ? crawl({ url: source.origin }) : listDocuments(source.origin),
         onProgress: progress(`Syncing "${source.name}"`),
       });
       report("Synced", result, flags.json, print);
@@ -102,6 +120,6 @@ export async function sourcesCommand(services: AppServices, [action, ...rest]: s
       return;
     }
     default:
-      throw new UsageError("sources: use add --name NAME --dir PATH --base-url URL [--description TEXT] [--json] | sync ID [--json] | list [--json] | remove ID");
+      throw new UsageError("sources: use add --name NAME (--dir PATH --base-url URL | --url URL [--sitemap URL] [--max-pages N]) [--description TEXT] [--json] | sync ID [--json] | list [--json] | remove ID");
   }
 }

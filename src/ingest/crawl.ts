@@ -1,0 +1,155 @@
+import { parse } from "node-html-parser";
+import { badRequest } from "../core/errors.ts";
+import { normaliseBaseUrl } from "./ingest-documents.ts";
+import { isContentPath, type SourceDocument } from "./list-documents.ts";
+import { parseRobots, type RobotsRules } from "./robots.ts";
+
+export interface CrawlOptions {
+  /** Where to start; pages outside its folder are not fetched. */
+  url: string;
+  sitemap?: string;
+  maxPages?: number;
+  concurrency?: number;
+  retries?: number;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+const USER_AGENT = "docent-crawler/0.1";
+const PAGE_TYPES = /text\/html|application\/xhtml\+xml|text\/markdown|text\/plain/;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** GET with a time-out and retries with exponential backoff on network errors, 429 and 5xx. */
+async function fetchWithRetry(url: string, o: Required<Pick<CrawlOptions, "retries" | "timeoutMs">> & { fetch: typeof fetch }): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const response = await o.fetch(url, { headers: { "user-agent": USER_AGENT }, signal: AbortSignal.timeout(o.timeoutMs), redirect: "follow" });
+      if ((response.status === 429 || response.status >= 500) && attempt < o.retries) {
+        await response.body?.cancel();
+        await sleep(200 * 2 ** attempt);
+        continue;
+      }
+      return response;
+    } catch (error) {
+      if (attempt >= o.retries) throw error;
+      await sleep(200 * 2 ** attempt);
+    }
+  }
+}
+
+/** The folder a URL names: itself when it ends in `/`, else without its last segment if that is a file name. */
+export function folderOf(url: string): string {
+  const u = new URL(url);
+  if (/\/[^/]+\.[A-Za-z0-9]+$/.test(u.pathname)) u.pathname = u.pathname.replace(/[^/]+$/, "");
+  return normaliseBaseUrl(u.toString());
+}
+
+const locs = (xml: string) => [...xml.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/g)].map((m) => m[1]!.replace(/&amp;/g, "&"));
+
+/**
+ * Crawls a documentation site within the start URL's folder: the sitemap's
+ * pages when there is one, otherwise the pages reachable by links; robots.txt
+ * honoured, a bounded number of requests at once, retries with backoff, and a
+ * page limit. Yields documents as they arrive. An unreachable start fails.
+ */
+export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocument> {
+  const scope = folderOf(options.url);
+  const o = { retries: options.retries ?? 3, timeoutMs: options.timeoutMs ?? 15_000, fetch: options.fetch ?? fetch };
+  const maxPages = options.maxPages ?? 5000;
+  const concurrency = options.concurrency ?? 4;
+  const inScope = (url: string) => url.startsWith(scope);
+  const relPath = (url: string) => decodeURIComponent(url.slice(scope.length)) || "index.html";
+
+  let start: Response;
+  try {
+    start = await fetchWithRetry(options.url, o);
+  } catch (error) {
+    throw badRequest(`Could not reach ${options.url}: ${(error as Error).message}`, "url", "unreachable_url");
+  }
+  if (!start.ok) throw badRequest(`${options.url} answered HTTP ${start.status}.`, "url", "unreachable_url");
+  await start.body?.cancel();
+
+  let robots: RobotsRules = parseRobots("");
+  const robotsResponse = await fetchWithRetry(new URL("/robots.txt", scope).toString(), o).catch(() => null);
+  if (robotsResponse?.ok) robots = parseRobots(await robotsResponse.text());
+  else await robotsResponse?.body?.cancel();
+  const allowed = (url: string) => inScope(url) && robots.allowed(new URL(url).pathname) && isContentPath(relPath(url));
+
+  // Sitemap: the one named, else robots.txt's, else sitemap.xml in the scope.
+  const queue: string[] = [];
+  const seen = new Set<string>();
+  const enqueue = (raw: string) => {
+    const url = new URL(raw);
+    url.hash = "";
+    const s = url.toString();
+    if (!seen.has(s) && allowed(s) && seen.size < maxPages) {
+      seen.add(s);
+      queue.push(s);
+    }
+  };
+  const sitemapUrls = options.sitemap ? [options.sitemap] : [...robots.sitemaps, new URL("sitemap.xml", scope).toString()];
+  for (const sitemapUrl of sitemapUrls) {
+    const response = await fetchWithRetry(sitemapUrl, o).catch(() => null);
+    if (!response?.ok) {
+      await response?.body?.cancel();
+      continue;
+    }
+    const xml = await response.text();
+    const entries = locs(xml);
+    const nested = /<sitemapindex/.test(xml) ? entries : [];
+    for (const child of nested) {
+      const r = await fetchWithRetry(child, o).catch(() => null);
+      if (r?.ok) for (const loc of locs(await r.text())) enqueue(loc);
+    }
+    if (!nested.length) for (const loc of entries) enqueue(loc);
+    if (seen.size > 0) break;
+  }
+  const followLinks = seen.size === 0;
+  if (followLinks) enqueue(options.url);
+
+  // Fetch with bounded concurrency; yield pages in the order they complete.
+  const ready: SourceDocument[] = [];
+  let active = 0;
+  let wake: (() => void) | null = null;
+  const signal = () => wake?.();
+  const visit = async (url: string) => {
+    try {
+      const response = await fetchWithRetry(url, o);
+      const type = response.headers.get("content-type") ?? "";
+      if (!response.ok || !PAGE_TYPES.test(type)) {
+        await response.body?.cancel();
+        return;
+      }
+      const bytes = Buffer.from(await response.arrayBuffer());
+      const finalUrl = response.url || url;
+      if (followLinks && /html/.test(type)) {
+        for (const a of parse(bytes.toString("utf8")).querySelectorAll("a[href]")) {
+          try {
+            enqueue(new URL(a.getAttribute("href")!, finalUrl).toString());
+          } catch {
+            // not a URL
+          }
+        }
+      }
+      const path = relPath(url.split("?")[0]!);
+      ready.push({ url, relPath: /\.[a-z]+$/i.test(path) || /markdown/.test(type) ? path : `${path.replace(/\/$/, "")}/index.html`, read: async () => bytes });
+    } catch {
+      // Unreachable after retries: the page is left out.
+    } finally {
+      active--;
+      signal();
+    }
+  };
+  while (queue.length > 0 || active > 0 || ready.length > 0) {
+    while (active < concurrency && queue.length > 0) {
+      active++;
+      void visit(queue.shift()!);
+    }
+    if (ready.length > 0) {
+      yield ready.shift()!;
+      continue;
+    }
+    await new Promise<void>((resolve) => (wake = resolve));
+    wake = null;
+  }
+}

@@ -1,0 +1,109 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { crawl } from "../src/ingest/crawl.ts";
+import { parseRobots } from "../src/ingest/robots.ts";
+import { tempDir } from "./support/test-server.ts";
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, "..");
+const page = (title: string, body: string) => `<html><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
+
+/** A local static documentation site: never the internet. */
+function site(files: Record<string, string>, { failFirst = new Set<string>() } = {}) {
+  const hits: string[] = [];
+  const failed = new Set<string>();
+  const server = http.createServer((req, res) => {
+    const p = req.url!.split("?")[0]!;
+    hits.push(p);
+    if (failFirst.has(p) && !failed.has(p)) {
+      failed.add(p);
+      res.writeHead(503).end();
+      return;
+    }
+    const body = files[p];
+    if (body === undefined) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    const type = p.endsWith(".txt") ? "text/plain" : p.endsWith(".xml") ? "application/xml" : p.endsWith(".md") ? "text/markdown" : "text/html";
+    res.writeHead(200, { "content-type": type }).end(body);
+  });
+  return { server, hits, listen: () => new Promise<string>((r) => server.listen(0, "127.0.0.1", () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))) };
+}
+
+const docsSite = {
+  "/robots.txt": "User-agent: *\nDisallow: /docs/private/\n",
+  "/docs/": page("Home", `<p>Welcome.</p><a href="guide.html">Guide</a> <a href="api/ref.html#x">Ref</a> <a href="private/secret.html">Secret</a> <a href="../outside.html">Out</a> <a href="genindex.html">Index</a> <a href="flaky.html">Flaky</a>`),
+  "/docs/guide.html": page("Guide", `<p>The guide explains configuration in detail.</p><a href="/docs/">Home</a>`),
+  "/docs/api/ref.html": page("Reference", "<p>The reference lists every function.</p>"),
+  "/docs/private/secret.html": page("Secret", "<p>Robots say no.</p>"),
+  "/docs/genindex.html": page("Index", "<p>index page</p>"),
+  "/docs/flaky.html": page("Flaky", "<p>Answers on the second try.</p>"),
+  "/outside.html": page("Outside", "<p>Out of scope.</p>"),
+};
+
+describe("crawler", () => {
+  let base: string;
+  let s: ReturnType<typeof site>;
+  beforeAll(async () => {
+    s = site(docsSite, { failFirst: new Set(["/docs/flaky.html"]) });
+    base = await s.listen();
+  });
+  afterAll(() => new Promise<void>((r) => s.server.close(() => r())));
+
+  it("follows links within the folder, honours robots.txt, skips non-content pages and retries failures", async () => {
+    const docs = [];
+    for await (const doc of crawl({ url: `${base}/docs/`, concurrency: 2, retries: 2 })) docs.push(doc);
+    expect(docs.map((d) => d.url).sort()).toEqual([`${base}/docs/`, `${base}/docs/api/ref.html`, `${base}/docs/flaky.html`, `${base}/docs/guide.html`].sort());
+    expect(s.hits).not.toContain("/docs/private/secret.html");
+    expect(s.hits).not.toContain("/outside.html");
+    expect(s.hits.filter((h) => h === "/docs/flaky.html")).toHaveLength(2);
+    expect((await docs.find((d) => d.url!.endsWith("guide.html"))!.read()).toString()).toContain("configuration in detail");
+  });
+
+  it("stops at the page limit", async () => {
+    const docs = [];
+    for await (const doc of crawl({ url: `${base}/docs/`, maxPages: 2 })) docs.push(doc);
+    expect(docs).toHaveLength(2);
+  });
+
+  it("uses the sitemap when there is one, finding pages no link reaches", async () => {
+    const files: Record<string, string> = {
+      "/docs/index.html": page("Home", "<p>home</p>"),
+      "/docs/only-in-sitemap.html": page("Hidden", "<p>Linked from nowhere.</p>"),
+    };
+    const mapped = site(files);
+    const url = await mapped.listen();
+    files["/docs/sitemap.xml"] = `<?xml version="1.0"?><urlset><url><loc>${url}/docs/only-in-sitemap.html</loc></url><url><loc>${url}/docs/index.html</loc></url></urlset>`;
+    const docs = [];
+    for await (const doc of crawl({ url: `${url}/docs/index.html` })) docs.push(doc.url);
+    await new Promise<void>((r) => mapped.server.close(() => r()));
+    expect(docs.sort()).toEqual([`${url}/docs/index.html`, `${url}/docs/only-in-sitemap.html`]);
+  });
+
+  it("sources add --url ingests the site, and an unreachable URL fails with no source left", async () => {
+    const dataDir = tempDir();
+    const env = { ...process.env, DATA_DIR: dataDir };
+    const { stdout } = await run("npm", ["run", "-s", "cli", "--", "sources", "add", "--name", "Site", "--url", `${base}/docs/`, "--json"], { cwd: ROOT, env });
+    expect(JSON.parse(stdout)).toMatchObject({ name: "Site", pages: 4, base_url: `${base}/docs/` });
+    const failed = await run("npm", ["run", "-s", "cli", "--", "sources", "add", "--name", "Gone", "--url", "http://127.0.0.1:9/docs/"], { cwd: ROOT, env }).catch((e) => e);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/Could not reach http:\/\/127\.0\.0\.1:9\/docs\//);
+    const list = JSON.parse((await run("npm", ["run", "-s", "cli", "--", "sources", "list", "--json"], { cwd: ROOT, env })).stdout);
+    expect(list.map((x: { name: string }) => x.name)).toEqual(["Site"]);
+  });
+});
+
+describe("robots.txt", () => {
+  it("applies the longest matching rule of the right group", () => {
+    const rules = parseRobots("User-agent: other\nDisallow: /\n\nUser-agent: *\nDisallow: /docs/\nAllow: /docs/public/\nSitemap: https://x/sitemap.xml");
+    expect(rules.allowed("/docs/a.html")).toBe(false);
+    expect(rules.allowed("/docs/public/a.html")).toBe(true);
+    expect(rules.allowed("/blog/")).toBe(true);
+    expect(rules.sitemaps).toEqual(["https://x/sitemap.xml"]);
+  });
+});
