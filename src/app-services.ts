@@ -34,7 +34,10 @@ export async function createServices(config: Config): Promise<AppServices> {
   const dbFile = databaseFile(config);
   migrateSqlite(dbFile);
   const prisma = createPrismaClient(dbFile);
-  const index = openSqliteIndex(indexFile(config));
+  // Weaviate when WEAVIATE_URL is set (loaded only then), else the embedded on-disk index.
+  const index = config.WEAVIATE_URL
+    ? await (await import("./retrieval/weaviate/weaviate-index.ts")).openWeaviateIndex({ url: config.WEAVIATE_URL, grpcUrl: config.WEAVIATE_GRPC_URL, apiKey: config.WEAVIATE_API_KEY, prefix: config.WEAVIATE_COLLECTION_PREFIX })
+    : openSqliteIndex(indexFile(config));
   const catalog = createPrismaSourceCatalog(prisma);
   const keys = createPrismaKeyStore(prisma);
   const models = createModelRegistry(config, countTokens);
@@ -56,7 +59,7 @@ export async function createServices(config: Config): Promise<AppServices> {
     engine,
     async close() {
       await prisma.$disconnect();
-      index.close();
+      await index.close();
     },
   };
 }

@@ -58,6 +58,12 @@ export const ConfigSchema = z.object({
     .refine((v) => v !== "extractive" && AGENT_MODEL.test(v), { error: "must be auto, provider_a, provider_b, openai:<model> or anthropic:<model>" }),
   PROVIDER_TIMEOUT_MS: int(1000, 3_600_000, 120_000),
   PROVIDER_MAX_RETRIES: int(0, 10, 2),
+  WEAVIATE_URL: optionalUrl,
+  WEAVIATE_GRPC_URL: optionalUrl,
+  WEAVIATE_API_KEY: optionalString,
+  WEAVIATE_COLLECTION_PREFIX: optionalString
+    .transform((v) => v ?? "Docent")
+    .refine((v) => /^[A-Z][A-Za-z0-9]*$/.test(v), { error: "must start with a capital letter and hold only letters and digits" }),
   DOCENT_DEMO: flag(true),
   PUBLIC_URL: optionalUrl,
 });

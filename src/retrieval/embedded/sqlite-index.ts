@@ -3,7 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type { IndexWriter, PageChunks, QueryTerm, RetrievedChunk, Retriever } from "../../core/retriever.ts";
 import { buildMatch, queryWords, sourceToken } from "./fts-query.ts";
-import { makeTermMatcher, porterStem } from "./term-matcher.ts";
+import { makeTermMatcher, porterStem } from "../term-matcher.ts";
 import { identifierParts } from "./identifier-parts.ts";
 
 const SCHEMA_VERSION = 3;

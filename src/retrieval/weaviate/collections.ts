@@ -1,0 +1,43 @@
+import weaviate, { type WeaviateClient } from "weaviate-client";
+
+/** The three collections behind one Weaviate-backed index, named by a prefix. */
+export interface IndexCollections {
+  chunk: string;
+  page: string;
+  source: string;
+}
+
+export const collectionNames = (prefix: string): IndexCollections => ({ chunk: `${prefix}Chunk`, page: `${prefix}Page`, source: `${prefix}Source` });
+
+const text = (name: string, extra: object = {}) => ({ name, dataType: "text" as const, ...extra });
+const keyword = (name: string) => text(name, { tokenization: "field" as const, indexSearchable: false, indexFilterable: true });
+
+/**
+ * Creates the collections when missing: chunks (searchable title, section,
+ * text and identifier parts; filterable source, generation and URL), pages
+ * (URL and content hash per generation), and sources (the live generation).
+ */
+export async function ensureCollections(client: WeaviateClient, names: IndexCollections): Promise<void> {
+  if (!(await client.collections.exists(names.chunk))) {
+    await client.collections.create({
+      name: names.chunk,
+      vectorizers: weaviate.configure.vectorizer.none(),
+      properties: [
+        keyword("sourceId"),
+        keyword("generation"),
+        keyword("url"),
+        keyword("anchor"),
+        text("title"),
+        text("section"),
+        text("text"),
+        text("idents"),
+      ],
+    });
+  }
+  if (!(await client.collections.exists(names.page))) {
+    await client.collections.create({ name: names.page, properties: [keyword("sourceId"), keyword("generation"), keyword("url"), keyword("hash")] });
+  }
+  if (!(await client.collections.exists(names.source))) {
+    await client.collections.create({ name: names.source, properties: [keyword("sourceId"), keyword("generation")] });
+  }
+}

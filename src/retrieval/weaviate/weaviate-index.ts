@@ -1,0 +1,169 @@
+import { randomUUID } from "node:crypto";
+import weaviate, { Filters, type WeaviateClient } from "weaviate-client";
+import type { IndexWriter, PageChunks, QueryTerm, RetrievedChunk, Retriever } from "../../core/retriever.ts";
+import { identifierParts } from "../embedded/identifier-parts.ts";
+import { queryWords } from "../query-words.ts";
+import { makeTermMatcher, porterStem } from "../term-matcher.ts";
+import { collectionNames, ensureCollections } from "./collections.ts";
+
+export interface WeaviateIndexOptions {
+  url: string;
+  /** gRPC address; default: the HTTP host on port 50051. */
+  grpcUrl?: string;
+  apiKey?: string;
+  /** Collections are `${prefix}Chunk`, `${prefix}Page`, `${prefix}Source`. */
+  prefix?: string;
+}
+
+type ChunkProps = { sourceId: string; generation: string; url: string; anchor: string; title: string; section: string; text: string; idents: string };
+type PageProps = { sourceId: string; generation: string; url: string; hash: string };
+const BATCH = 500;
+
+/** A source's live generation has the source's id as its object id, so flipping it is one write. */
+const sourceObjectId = (sourceId: string) => sourceId;
+
+/**
+ * The retriever port on Weaviate. Every update of a source writes a new
+ * generation of its objects, then flips the source's live generation in one
+ * object write, then deletes the old one: readers, which search only live
+ * generations, see the old state or the new, never a mix.
+ */
+export async function openWeaviateIndex(options: WeaviateIndexOptions) {
+  const http = new URL(options.url);
+  const grpc = new URL(options.grpcUrl ?? `${http.protocol}//${http.hostname}:50051`);
+  const client: WeaviateClient = await weaviate.connectToCustom({
+    httpHost: http.hostname,
+    httpPort: Number(http.port || (http.protocol === "https:" ? 443 : 80)),
+    httpSecure: http.protocol === "https:",
+    grpcHost: grpc.hostname,
+    grpcPort: Number(grpc.port || 50051),
+    grpcSecure: grpc.protocol === "https:",
+    authCredentials: options.apiKey ? new weaviate.ApiKey(options.apiKey) : undefined,
+  });
+  const names = collectionNames(options.prefix ?? "Docent");
+  await ensureCollections(client, names);
+  const chunks = client.collections.use<string, ChunkProps>(names.chunk);
+  const pages = client.collections.use<string, PageProps>(names.page);
+  const sources = client.collections.use<string, { sourceId: string; generation: string }>(names.source);
+
+  async function liveGenerations(sourceIds?: readonly string[]): Promise<Map<string, string>> {
+    const live = new Map<string, string>();
+    for (let offset = 0; ; offset += BATCH) {
+      const { objects } = await sources.query.fetchObjects({ limit: BATCH, offset });
+      for (const o of objects) if (!sourceIds || sourceIds.includes(o.properties.sourceId)) live.set(o.properties.sourceId, o.properties.generation);
+      if (objects.length < BATCH) return live;
+    }
+  }
+
+  async function fetchAll<P>(collection: { query: { fetchObjects(o: object): Promise<{ objects: Array<{ properties: P }> }> } }, filters: unknown): Promise<P[]> {
+    const out: P[] = [];
+    for (let offset = 0; ; offset += BATCH) {
+      const { objects } = await collection.query.fetchObjects({ filters, limit: BATCH, offset });
+      out.push(...objects.map((o) => o.properties));
+      if (objects.length < BATCH) return out;
+    }
+  }
+
+  async function insertAll(collection: { data: { insertMany(o: object[]): Promise<{ hasErrors: boolean; errors: object }> } }, objects: object[]) {
+    for (let i = 0; i < objects.length; i += BATCH) {
+      const result = await collection.data.insertMany(objects.slice(i, i + BATCH));
+      if (result.hasErrors) throw new Error(`Weaviate batch insert failed: ${JSON.stringify(result.errors).slice(0, 500)}`);
+    }
+  }
+
+  const byGeneration = (generation: string) => Filters.and(pages.filter.byProperty("generation").equal(generation));
+
+  /** Writes the source's next generation: the upserted pages plus the unchanged ones carried over. */
+  async function writeGeneration(sourceId: string, upsert: PageChunks[], remove: Set<string>, carry: boolean) {
+    const live = (await liveGenerations([sourceId])).get(sourceId);
+    const next = randomUUID();
+    const replaced = new Set([...remove, ...upsert.map((p) => p.url)]);
+    try {
+      if (live && carry) {
+        const keptChunks = (await fetchAll<ChunkProps>(chunks, chunks.filter.byProperty("generation").equal(live))).filter((c) => !replaced.has(c.url));
+        const keptPages = (await fetchAll<PageProps>(pages, byGeneration(live))).filter((p) => !replaced.has(p.url));
+        await insertAll(chunks, keptChunks.map((c) => ({ properties: { ...c, generation: next } })));
+        await insertAll(pages, keptPages.map((p) => ({ properties: { ...p, generation: next } })));
+      }
+      await insertAll(
+        chunks,
+        upsert.flatMap((page) =>
+          page.chunks.map((c) => ({
+            properties: { sourceId, generation: next, url: c.url, anchor: c.anchor, title: c.title, section: c.section, text: c.text, idents: identifierParts(`${c.title} ${c.section} ${c.text}`) },
+          })),
+        ),
+      );
+      await insertAll(pages, upsert.map((p) => ({ properties: { sourceId, generation: next, url: p.url, hash: p.hash } })));
+      // The flip: one object write makes the new generation the one served.
+      if (await sources.data.exists(sourceObjectId(sourceId))) await sources.data.replace({ id: sourceObjectId(sourceId), properties: { sourceId, generation: next } });
+      else await sources.data.insert({ id: sourceObjectId(sourceId), properties: { sourceId, generation: next } });
+    } catch (error) {
+      await dropGeneration(next).catch(() => {});
+      throw error;
+    }
+    if (live) await dropGeneration(live);
+    const counts = await Promise.all([
+      pages.aggregate.overAll({ filters: pages.filter.byProperty("generation").equal(next) }),
+      chunks.aggregate.overAll({ filters: chunks.filter.byProperty("generation").equal(next) }),
+    ]);
+    return { pages: counts[0].totalCount, chunks: counts[1].totalCount };
+  }
+
+  async function dropGeneration(generation: string) {
+    await chunks.data.deleteMany(chunks.filter.byProperty("generation").equal(generation));
+    await pages.data.deleteMany(pages.filter.byProperty("generation").equal(generation));
+  }
+
+  const retrieve: Retriever = async ({ query, sourceIds, limit }) => {
+    const words = queryWords(query);
+    // Weaviate does not expose document frequencies: every term weighs the same.
+    const terms: QueryTerm[] = [...new Map(words.map((w) => [porterStem(w), w])).entries()].map(([term, text]) => ({ term, text, weight: 1 }));
+    const generations = [...(await liveGenerations(sourceIds)).values()];
+    if (words.length === 0 || generations.length === 0) return { chunks: [], terms };
+    const result = await chunks.query.bm25(words.join(" "), {
+      queryProperties: [{ name: "title", weight: 4 }, { name: "section", weight: 2 }, "text", "idents"],
+      filters: chunks.filter.byProperty("generation").containsAny(generations),
+      limit,
+      returnMetadata: ["score"],
+    });
+    const matcher = makeTermMatcher(terms.map((t) => t.term));
+    const found: RetrievedChunk[] = result.objects.map(({ properties: p, metadata }) => ({
+      sourceId: p.sourceId,
+      url: p.url,
+      anchor: p.anchor,
+      title: p.title,
+      section: p.section,
+      text: p.text,
+      score: metadata?.score ?? 0,
+      matched: matcher(`${p.title} ${p.section} ${p.text} ${p.idents}`),
+      titleMatched: matcher(`${p.title} ${p.url.slice(p.url.lastIndexOf("/") + 1).replace(/\.[a-z]+$/, "")}`),
+      headingMatched: matcher(`${p.section} ${identifierParts(p.section)}`),
+    }));
+    return { chunks: found, terms };
+  };
+
+  const writer: IndexWriter = {
+    async pageHashes(sourceId) {
+      const live = (await liveGenerations([sourceId])).get(sourceId);
+      if (!live) return new Map();
+      return new Map((await fetchAll<PageProps>(pages, byGeneration(live))).map((p) => [p.url, p.hash]));
+    },
+    applyChanges: (sourceId, { upsert, remove }) => writeGeneration(sourceId, upsert, new Set(remove), true),
+    replaceSource: (sourceId, all) => writeGeneration(sourceId, all, new Set(), false),
+    async removeSource(sourceId) {
+      const live = (await liveGenerations([sourceId])).get(sourceId);
+      if (await sources.data.exists(sourceObjectId(sourceId))) await sources.data.deleteById(sourceObjectId(sourceId));
+      if (live) await dropGeneration(live);
+    },
+  };
+
+  return {
+    retrieve,
+    writer,
+    /** Deletes the collections (for tests with a throw-away prefix). */
+    async drop() {
+      for (const name of Object.values(names)) if (await client.collections.exists(name)) await client.collections.delete(name);
+    },
+    close: () => client.close(),
+  };
+}
