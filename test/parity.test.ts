@@ -54,7 +54,7 @@ describe("parity of REST, GraphQL and tRPC", () => {
       const last = chunks.at(-1);
       return {
         text: chunks.map((c) => c.choices[0]?.delta.content ?? "").join(""),
-        urlReferences: chunks[0].urlReferences,
+        urlReferences: chunks.find((c) => c.choices[0]?.finishReason)?.urlReferences,
         finishReason: chunks.find((c) => c.choices[0]?.finishReason)?.choices[0].finishReason,
         usage: fromCamelUsage(last.usage),
       };
@@ -176,7 +176,7 @@ function fromSnakeChunks(chunks: any[]): Outcome {
   const u = chunks.at(-1).usage;
   return {
     text: chunks.map((c) => c.choices[0]?.delta.content ?? "").join(""),
-    urlReferences: chunks[0].url_references,
+    urlReferences: chunks.find((c) => c.choices[0]?.finish_reason)?.url_references,
     finishReason: chunks.find((c) => c.choices[0]?.finish_reason)?.choices[0].finish_reason,
     usage: { prompt: u.prompt_tokens, completion: u.completion_tokens, total: u.total_tokens, reasoning: u.completion_tokens_details.reasoning_tokens },
   };

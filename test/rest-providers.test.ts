@@ -49,6 +49,21 @@ describe("REST with provider models", () => {
     expect(sent.body.messages[0].content).toContain("physically reordered based on the index information");
   });
 
+  it("lists only the pages a model cites, renumbered in citation order", async () => {
+    const ask = (extra: object = {}) => post({ ...params("provider_a"), messages: [{ role: "user", content: "vacuum cluster index table" }], ...extra });
+    fake.queue({ kind: "reply", text: "See this page [3] and again [3]." }, { kind: "reply", text: "See this page [3] and again [3]." });
+    const streamed = await (await ask({ stream: true })).text();
+    const chunks = streamed.split("\n\n").filter((f) => f.startsWith("data: {")).map((f) => JSON.parse(f.slice(6)));
+    // Before any citation, chunks list every candidate page.
+    const candidates: string[] = chunks[0].url_references;
+    expect(candidates.length).toBe(3);
+    const whole: any = await (await ask()).json();
+    expect(whole.choices[0].message.content).toBe("See this page [1] and again [1].");
+    expect(whole.url_references).toEqual([candidates[2]]);
+    expect(chunks.map((c) => c.choices[0]?.delta?.content ?? "").join("")).toBe(whole.choices[0].message.content);
+    expect(chunks.find((c) => c.choices[0]?.finish_reason).url_references).toEqual(whole.url_references);
+  });
+
   it("provider_b streams through the Anthropic protocol, and the agent uses AGENT_MODEL", async () => {
     fake.queue({ kind: "reply", text: "Streamed answer from Claude [1]." }, { kind: "reply", text: "Agent answer [1]." });
     const stream = await client.chat.completions.create({ ...params("provider_b"), stream: true });

@@ -1,5 +1,6 @@
 import type { ChatCompletionRequest } from "./chat-request.ts";
 import { lastUserText, retrievalQuery } from "./conversation-query.ts";
+import { createCitationRenumberer } from "./citations.ts";
 import { DocentError, badRequest, isAbortError, notFound, toDocentError } from "./errors.ts";
 import type { FinishReason, LanguageModel, ModelStreamPart, TokenUsage } from "./language-model.ts";
 import type { ModelRegistry } from "./model-registry.ts";
@@ -14,6 +15,8 @@ import { structuredReply } from "./structured-reply.ts";
 
 export type ChatPart =
   | { type: "text-delta"; delta: string }
+  /** The references as they stand now: cited pages first, in citation order; the last one is final. */
+  | { type: "references"; references: Reference[] }
   | { type: "finish"; finishReason: FinishReason; usage: TokenUsage }
   | { type: "error"; error: DocentError };
 
@@ -21,6 +24,7 @@ export type ChatPart =
 export interface OpenedCompletion {
   /** The public model name the caller asked for (`agent`, `provider_a`…). */
   model: string;
+  /** The candidate references, before the reply says which it cites (see the `references` part). */
   provider: string;
   modelId: string;
   sources: SourceInfo[];
@@ -115,8 +119,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
     }
     if (format) return { ...base, parts: structuredReply(stream, { model, call, format, validator: deps.schemaValidator, countTokens: deps.countTokens }) };
     const promptText = prompt.map((m) => m.content).join("\n");
-    const tail = request.include_references ? referencesBlock(references) : "";
-    return { ...base, parts: relay(stream, model, () => deps.countTokens(promptText), deps.countTokens, tail) };
+    return { ...base, parts: relay(stream, model, () => deps.countTokens(promptText), deps.countTokens, references, request.include_references === true) };
   }
 
   return { open };
@@ -127,22 +130,38 @@ async function* fixedReply(text: string, promptTokens: number): AsyncGenerator<C
   yield { type: "finish", finishReason: "stop", usage: { promptTokens, completionTokens: 0, reasoningTokens: 0 } };
 }
 
-/** Passes the model's deltas through, appends the references block, and settles usage. */
+/**
+ * Passes the model's deltas through with citation markers renumbered in
+ * order of first use, keeps the references in that order (the pages the
+ * reply cites; all of them when it cites none), appends the references block
+ * when asked, and settles usage.
+ */
 async function* relay(
   stream: AsyncIterable<ModelStreamPart>,
   model: LanguageModel,
   promptTokens: () => number,
   countTokens: (text: string) => number,
-  tail: string,
+  candidates: Reference[],
+  includeReferences: boolean,
 ): AsyncGenerator<ChatPart> {
   let text = "";
   let finish: Extract<ModelStreamPart, { type: "finish" }> | undefined;
+  const citations = createCitationRenumberer(candidates.length);
+  let announced = 0;
+  const ordered = () => [...citations.order.map((n) => candidates[n - 1]!), ...candidates.filter((_, i) => !citations.order.includes(i + 1))];
+  function* emit(out: string): Generator<ChatPart> {
+    if (citations.order.length !== announced) {
+      announced = citations.order.length;
+      yield { type: "references", references: ordered() };
+    }
+    if (out) yield { type: "text-delta", delta: out };
+  }
   try {
     for await (const part of stream) {
       if (part.type === "text-delta") {
         if (!part.delta) continue;
         text += part.delta;
-        yield part;
+        yield* emit(citations.push(part.delta));
       } else if (part.type === "finish") {
         finish = part;
       } else {
@@ -159,7 +178,10 @@ async function* relay(
     yield { type: "error", error: new DocentError("BAD_GATEWAY", `The ${model.provider} stream ended before the reply was complete.`, { retryable: true }) };
     return;
   }
-  if (tail) yield { type: "text-delta", delta: tail };
+  yield* emit(citations.flush());
+  const final = citations.order.length > 0 ? citations.order.map((n) => candidates[n - 1]!) : candidates;
+  if (final.length !== candidates.length) yield { type: "references", references: final };
+  if (includeReferences && final.length > 0) yield { type: "text-delta", delta: referencesBlock(final) };
   yield {
     type: "finish",
     finishReason: finish.finishReason,

@@ -102,9 +102,11 @@ export class CompletionFailed extends Error {
 /** The non-streamed response: the same parts, collected. Throws CompletionFailed on an in-stream error. */
 export async function collectCompletion(opened: OpenedCompletion, meta = completionMeta(opened)): Promise<ChatCompletion> {
   let content = "";
+  let references = opened.references;
   let finish: Extract<ChatPart, { type: "finish" }> | undefined;
   for await (const part of opened.parts) {
     if (part.type === "text-delta") content += part.delta;
+    else if (part.type === "references") references = part.references;
     else if (part.type === "finish") finish = part;
     else throw new CompletionFailed(part.error);
   }
@@ -118,13 +120,13 @@ export async function collectCompletion(opened: OpenedCompletion, meta = complet
     choices: [
       {
         index: 0,
-        message: { role: "assistant", content, refusal: null, annotations: citations(content, opened.references) },
+        message: { role: "assistant", content, refusal: null, annotations: citations(content, references) },
         logprobs: null,
         finish_reason: finish.finishReason,
       },
     ],
     usage: toUsage(finish.usage),
-    url_references: opened.references.map((r) => r.url),
+    url_references: references.map((r) => r.url),
   };
 }
 
@@ -132,13 +134,15 @@ export type ChunkEvent = { type: "chunk"; chunk: ChatCompletionChunk } | { type:
 
 /**
  * The streamed response: a role chunk, one chunk per text delta, a finish
- * chunk carrying the annotations, and a usage chunk when asked for.
+ * chunk carrying the annotations, and a usage chunk when asked for. The
+ * finish chunk's url_references are the final ones (the pages cited).
  */
 export async function* completionChunks(
   opened: OpenedCompletion,
   { includeUsage = false, meta = completionMeta(opened) }: { includeUsage?: boolean; meta?: CompletionMeta } = {},
 ): AsyncGenerator<ChunkEvent> {
-  const urls = opened.references.map((r) => r.url);
+  let references = opened.references;
+  let urls = references.map((r) => r.url);
   const chunk = (delta: Partial<ChunkDelta>, finishReason: string | null = null, usage: Usage | null = null, withChoice = true): ChunkEvent => ({
     type: "chunk",
     chunk: {
@@ -161,11 +165,15 @@ export async function* completionChunks(
     if (part.type === "text-delta") {
       content += part.delta;
       yield chunk({ content: part.delta });
+    } else if (part.type === "references") {
+      // Chunks carry the references as they stand: cited pages first, matching the markers so far.
+      references = part.references;
+      urls = references.map((r) => r.url);
     } else if (part.type === "error") {
       yield { type: "error", error: part.error };
       return;
     } else {
-      yield chunk({ content: "", annotations: citations(content, opened.references) }, part.finishReason);
+      yield chunk({ content: "", annotations: citations(content, references) }, part.finishReason);
       if (includeUsage) yield chunk({}, null, toUsage(part.usage), false);
     }
   }
