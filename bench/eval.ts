@@ -74,6 +74,9 @@ async function ask(question: string, sourceIds?: string[]) {
   return { refs: body.url_references, ms: performance.now() - started, text: body.choices[0]!.message.content };
 }
 
+// One untimed question first: the tokenizer's tables load on first use.
+await ask("warm up");
+
 const tally = { explicit: 0, agent: 0, onTopic: 0, routed: 0, refsTotal: 0, refsAgent: 0, answers: 0, offTopic: 0, abstained: 0 };
 const latency = { explicit: [] as number[], agent: [] as number[] };
 for (const q of questions) {

@@ -29,8 +29,8 @@ const jaccard = (a: Set<string>, b: Set<string>) => {
  * followed by the `[n]` of the page it came from.
  */
 export function extractiveAnswer(question: string, documents: readonly GroundingDocument[], options: ExtractiveOptions = {}): string {
-  const maxSentences = options.maxSentences ?? 4;
-  const maxWords = options.maxWords ?? 130;
+  const maxSentences = options.maxSentences ?? 5;
+  const maxWords = options.maxWords ?? 170;
   const queryTerms = contentTerms(question);
   const candidates: Candidate[] = [];
   documents.forEach((doc, docIndex) => {
@@ -61,15 +61,24 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   const floor = (ranked[0]?.score ?? 0) * (options.relativeFloor ?? 0.45);
   const picked: Candidate[] = [];
   let words = 0;
-  for (const c of ranked) {
-    if (picked.length >= maxSentences) break;
-    if (picked.length > 0 && (c.score <= 0 || c.score < floor)) break;
-    if (picked.some((p) => jaccard(p.terms, c.terms) > 0.6)) continue;
+  const take = (c: Candidate, minimum: number) => {
+    if (picked.length >= maxSentences || picked.includes(c)) return;
+    if (picked.length > 0 && (c.score <= 0 || c.score < minimum)) return;
+    if (picked.some((p) => jaccard(p.terms, c.terms) > 0.6)) return;
     const n = c.text.split(" ").length;
-    if (picked.length > 0 && words + n > maxWords) continue;
+    if (picked.length > 0 && words + n > maxWords) return;
     picked.push(c);
     words += n;
+  };
+  // First the best sentence of each page (retrieval already judged the pages
+  // relevant), so the answer digests every page it is given; then the best
+  // remaining sentences that come close to the best one.
+  const pages = [...new Set(documents.map((d) => d.referenceNumber))];
+  for (const reference of pages) {
+    const best = ranked.find((c) => c.reference === reference);
+    if (best) take(best, 0);
   }
+  for (const c of ranked) take(c, floor);
   // Read in document order: the best page first, its sentences as written.
   picked.sort((a, b) => a.order - b.order);
   return picked.map((c) => `${c.text} [${c.reference}]`).join(" ");
