@@ -3,8 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { randomUUID } from "node:crypto";
-import { rankPages } from "../src/core/rank-pages.ts";
-import { selectSources } from "../src/core/select-sources.ts";
+import { spawnSync } from "node:child_process";
 import type { SourceInfo } from "../src/core/source-catalog.ts";
 import { dropDuplicates, readPage } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
@@ -16,7 +15,8 @@ import { documentationDir, type EvalSource } from "./debian-docs.ts";
  * Builds the embedded index from the eval sources, then a copy with every
  * source replicated under distinct ids (~100k chunks at ×10), and prints
  * ingestion speed, index size, RSS and query latency (unfiltered, filtered to
- * one source, and the agent's whole choose-and-rank step).
+ * one source, and the agent's whole choose-and-rank step), the queries in a
+ * fresh process that only opens the indexes (bench/retrieval-queries.ts).
  */
 const { values } = parseArgs({
   args: process.argv.slice(3),
@@ -74,28 +74,11 @@ const reopened = openSqliteIndex(bigFile); // measured from disk, as a restarted
 const { chunks: bigChunks, pages: bigPages } = reopened.stats();
 console.log(`index ×${replicas}: ${bigPages} pages, ${bigChunks} chunks, indexed in ${indexSeconds.toFixed(1)} s (${(bigPages / indexSeconds).toFixed(0)} pages/s, parsing excluded); index ${mb(fileSize(bigFile))}`);
 
-async function latency(label: string, run: (q: string, i: number) => Promise<unknown>) {
-  const times: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    for (const [i, q] of questions.entries()) {
-      const t = performance.now();
-      await run(q, i);
-      times.push(performance.now() - t);
-    }
-  }
-  times.sort((a, b) => a - b);
-  const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(2);
-  console.log(`  ${label.padEnd(40)} p50 ${at(0.5).padStart(6)} ms   p99 ${at(0.99).padStart(6)} ms   (n=${times.length})`);
-}
-
-for (const [label, idx, cat] of [["×1", index, catalog], [`×${replicas}`, reopened, bigCatalog]] as const) {
-  console.log(`query latency at ${label} (${idx.stats().chunks} chunks), retrieve 30 chunks:`);
-  await latency("unfiltered (all sources)", (q) => idx.retrieve({ query: q, limit: 30 }));
-  await latency("filtered to one source", (q, i) => idx.retrieve({ query: q, sourceIds: [cat[i % cat.length]!.id], limit: 30 }));
-  await latency("agent: choose sources + rank pages", (q) => selectSources(q, cat, idx.retrieve, { limit: 30 }));
-  await latency("explicit: retrieve + rank pages", async (q, i) => rankPages(await idx.retrieve({ query: q, sourceIds: [cat[i % cat.length]!.id], limit: 30 })));
-}
-console.log(`RSS ${mb(process.memoryUsage().rss)} (this process: both indexes open)`);
+// 3. Queries in a fresh process that only opens the indexes from disk, as a restarted server would,
+//    so its RSS is the index's cost and not this process's parsed pages.
 index.close();
 reopened.close();
+fs.writeFileSync(path.join(dir, "catalogs.json"), JSON.stringify({ x1: catalog.map((c) => c.id), xN: bigCatalog.map((c) => c.id), replicas }));
+const child = spawnSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "retrieval-queries.ts"), dir, values.questions!, String(rounds)], { stdio: "inherit" });
 fs.rmSync(dir, { recursive: true, force: true });
+process.exitCode = child.status ?? 1;

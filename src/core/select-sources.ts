@@ -57,7 +57,11 @@ export async function selectSources(
   const named = mentionedSources(query, catalog);
   const candidates = named.length > 0 ? named : catalog;
   const searched = named.length > 0 ? withoutSourceNames(query, named) : query;
-  const pages = rankPages(await retrieve({ query: searched, sourceIds: candidates.map((s) => s.id), limit: limit * 2 }));
+  // Searching the whole catalog needs no source filter (a long one costs time); chunks the catalog
+  // does not know (a source whose removal is still under way) are dropped after.
+  const known = new Set(candidates.map((s) => s.id));
+  const result = await retrieve({ query: searched, sourceIds: named.length > 0 ? [...known] : undefined, limit: limit * 2 });
+  const pages = rankPages({ ...result, chunks: result.chunks.filter((c) => known.has(c.sourceId)) });
   // A source's evidence is its three best pages, not one lucky page.
   const perSource = new Map<string, number[]>();
   for (const page of pages) {
