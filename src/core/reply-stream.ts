@@ -1,0 +1,74 @@
+import type { ChatPart } from "./chat-engine.ts";
+import { createCitationRenumberer } from "./citations.ts";
+import { DocentError, isAbortError, toDocentError } from "./errors.ts";
+import type { LanguageModel, ModelStreamPart } from "./language-model.ts";
+import { referencesBlock, type Reference } from "./references.ts";
+
+/** A reply that needs no model: the sources do not cover the question. */
+export async function* fixedReply(text: string, promptTokens: number): AsyncGenerator<ChatPart> {
+  yield { type: "text-delta", delta: text };
+  yield { type: "finish", finishReason: "stop", usage: { promptTokens, completionTokens: 0, reasoningTokens: 0 } };
+}
+
+/**
+ * Passes the model's deltas through with citation markers renumbered in
+ * order of first use, keeps the references in that order (the pages the
+ * reply cites; all of them when it cites none), appends the references block
+ * when asked, and settles usage.
+ */
+export async function* relay(
+  stream: AsyncIterable<ModelStreamPart>,
+  model: LanguageModel,
+  promptTokens: () => number,
+  countTokens: (text: string) => number,
+  candidates: Reference[],
+  includeReferences: boolean,
+): AsyncGenerator<ChatPart> {
+  let text = "";
+  let finish: Extract<ModelStreamPart, { type: "finish" }> | undefined;
+  const citations = createCitationRenumberer(candidates.length);
+  let announced = 0;
+  const ordered = () => [...citations.order.map((n) => candidates[n - 1]!), ...candidates.filter((_, i) => !citations.order.includes(i + 1))];
+  function* emit(out: string): Generator<ChatPart> {
+    if (citations.order.length !== announced) {
+      announced = citations.order.length;
+      yield { type: "references", references: ordered() };
+    }
+    if (out) yield { type: "text-delta", delta: out };
+  }
+  try {
+    for await (const part of stream) {
+      if (part.type === "text-delta") {
+        if (!part.delta) continue;
+        text += part.delta;
+        yield* emit(citations.push(part.delta));
+      } else if (part.type === "finish") {
+        finish = part;
+      } else {
+        yield { type: "error", error: toDocentError(part.error) };
+        return;
+      }
+    }
+  } catch (error) {
+    if (isAbortError(error)) return;
+    yield { type: "error", error: toDocentError(error) };
+    return;
+  }
+  if (!finish) {
+    yield { type: "error", error: new DocentError("BAD_GATEWAY", `The ${model.provider} stream ended before the reply was complete.`, { retryable: true }) };
+    return;
+  }
+  yield* emit(citations.flush());
+  const final = citations.order.length > 0 ? citations.order.map((n) => candidates[n - 1]!) : candidates;
+  if (final.length !== candidates.length) yield { type: "references", references: final };
+  if (includeReferences && final.length > 0) yield { type: "text-delta", delta: referencesBlock(final) };
+  yield {
+    type: "finish",
+    finishReason: finish.finishReason,
+    usage: {
+      promptTokens: finish.usage?.promptTokens ?? promptTokens(),
+      completionTokens: finish.usage?.completionTokens ?? countTokens(text),
+      reasoningTokens: finish.usage?.reasoningTokens ?? 0,
+    },
+  };
+}
