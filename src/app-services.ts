@@ -4,8 +4,8 @@ import type { KeyStore } from "./core/key-store.ts";
 import type { ModelRegistry } from "./core/model-registry.ts";
 import type { IndexWriter, Retriever } from "./core/retriever.ts";
 import type { SourceCatalog } from "./core/source-catalog.ts";
-import { migrateSqlite } from "./db/migrate.ts";
-import { createPrismaClient } from "./db/prisma-client.ts";
+import { migrateDatabase } from "./db/migrate-database.ts";
+import { createPostgresClient, createSqliteClient, isPostgresUrl } from "./db/prisma-client.ts";
 import { createPrismaKeyStore } from "./db/prisma-key-store.ts";
 import { createPrismaSourceCatalog } from "./db/prisma-source-catalog.ts";
 import { createModelRegistry } from "./providers/model-registry.ts";
@@ -31,9 +31,8 @@ export interface AppServices {
  * first), the embedded index, the models and the chat engine.
  */
 export async function createServices(config: Config): Promise<AppServices> {
-  const dbFile = databaseFile(config);
-  migrateSqlite(dbFile);
-  const prisma = createPrismaClient(dbFile);
+  await migrateDatabase(config);
+  const prisma = isPostgresUrl(config.DATABASE_URL) ? await createPostgresClient(config.DATABASE_URL!) : createSqliteClient(databaseFile(config));
   // Weaviate when WEAVIATE_URL is set (loaded only then), else the embedded on-disk index.
   const index = config.WEAVIATE_URL
     ? await (await import("./retrieval/weaviate/weaviate-index.ts")).openWeaviateIndex({ url: config.WEAVIATE_URL, grpcUrl: config.WEAVIATE_GRPC_URL, apiKey: config.WEAVIATE_API_KEY, prefix: config.WEAVIATE_COLLECTION_PREFIX })

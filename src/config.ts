@@ -39,8 +39,8 @@ export const ConfigSchema = z.object({
   PORT: int(0, 65535, 8787),
   HOST: optionalString.transform((v) => v ?? "127.0.0.1"),
   DATA_DIR: optionalString.transform((v) => path.resolve(v ?? "./data")),
-  DATABASE_URL: optionalString.refine((v) => v === undefined || v.startsWith("file:"), {
-    error: "must be a SQLite URL such as file:./data/docent.db",
+  DATABASE_URL: optionalString.refine((v) => v === undefined || v.startsWith("file:") || /^postgres(ql)?:\/\//.test(v), {
+    error: "must be a SQLite URL such as file:./data/docent.db or a PostgreSQL URL such as postgresql://user:pass@host:5432/docent",
   }),
   MAX_BODY_BYTES: int(1024, 1024 * 1024 * 1024, 4 * 1024 * 1024),
   MAX_REFERENCES: int(1, 50, 5),
@@ -83,9 +83,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   throw new ConfigError(`Invalid configuration: ${lines.join("; ")}`);
 }
 
-/** The SQLite file Prisma uses: DATABASE_URL's path, or DATA_DIR/docent.db. */
+/** The SQLite file Prisma uses: DATABASE_URL's path, or DATA_DIR/docent.db (only for file: URLs). */
 export function databaseFile(config: Pick<Config, "DATABASE_URL" | "DATA_DIR">): string {
-  if (!config.DATABASE_URL) return path.join(config.DATA_DIR, "docent.db");
+  if (!config.DATABASE_URL || !config.DATABASE_URL.startsWith("file:")) return path.join(config.DATA_DIR, "docent.db");
   return path.resolve(config.DATABASE_URL.slice("file:".length).replace(/^\/\/(?=\/)/, ""));
 }
 

@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
 import { createServices } from "../app-services.ts";
-import { ConfigError, databaseFile, loadConfig } from "../config.ts";
+import { ConfigError, loadConfig } from "../config.ts";
 import { DocentError } from "../core/errors.ts";
-import { migrateSqlite } from "../db/migrate.ts";
+import { migrateDatabase } from "../db/migrate-database.ts";
 import { keysCommand } from "./keys-command.ts";
 import { UsageError } from "./output.ts";
 import { sourcesCommand } from "./sources-command.ts";
@@ -53,7 +53,7 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
     const config = loadConfig();
     if (group === "db") {
       if (rest[0] !== "migrate") throw new UsageError("db: use db migrate");
-      const result = migrateSqlite(databaseFile(config));
+      const result = await migrateDatabase(config);
       print(result.applied.length ? `Applied ${result.applied.length} migration(s): ${result.applied.join(", ")}` : `Database is up to date (${result.alreadyApplied} migrations).`);
       return 0;
     }

@@ -96,7 +96,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
     const { references, documents } = groundPages(relevant, { maxReferences: deps.maxReferences });
     const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references };
     // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.
-    if (references.length === 0 && !format) return { ...base, parts: fixedReply(NO_COVERAGE_REPLY, deps.countTokens(query)) };
+    if (references.length === 0 && !format) return { ...base, parts: fixedReply(NO_COVERAGE_REPLY, deps.countTokens(query), deps.countTokens(NO_COVERAGE_REPLY)) };
 
     const prompt = buildPrompt(request.messages, documents, format);
     const call = {

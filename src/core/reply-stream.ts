@@ -5,9 +5,9 @@ import type { LanguageModel, ModelStreamPart } from "./language-model.ts";
 import { referencesBlock, type Reference } from "./references.ts";
 
 /** A reply that needs no model: the sources do not cover the question. */
-export async function* fixedReply(text: string, promptTokens: number): AsyncGenerator<ChatPart> {
+export async function* fixedReply(text: string, promptTokens: number, completionTokens: number): AsyncGenerator<ChatPart> {
   yield { type: "text-delta", delta: text };
-  yield { type: "finish", finishReason: "stop", usage: { promptTokens, completionTokens: 0, reasoningTokens: 0 } };
+  yield { type: "finish", finishReason: "stop", usage: { promptTokens, completionTokens, reasoningTokens: 0 } };
 }
 
 /**
