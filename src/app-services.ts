@@ -10,6 +10,10 @@ import { createPrismaKeyStore } from "./db/prisma-key-store.ts";
 import { createPrismaSourceCatalog } from "./db/prisma-source-catalog.ts";
 import { createModelRegistry } from "./providers/model-registry.ts";
 import { countTokens } from "./providers/tokenizer.ts";
+import { createOpenAIEmbedder } from "./providers/openai/openai-embedder.ts";
+import { makeHybridRetriever } from "./retrieval/hybrid-retriever.ts";
+import type { Embedder } from "./core/embedder.ts";
+import OpenAI from "openai";
 import { openSqliteIndex } from "./retrieval/embedded/sqlite-index.ts";
 import { createAjvValidator } from "./structured/ajv-validator.ts";
 
@@ -17,6 +21,8 @@ export type ChatEngine = ReturnType<typeof createChatEngine>;
 
 export interface AppServices {
   config: Config;
+  /** Embeds passages at ingestion and queries at search time, when configured. */
+  embedder?: Embedder;
   catalog: SourceCatalog;
   keys: KeyStore;
   retrieve: Retriever;
@@ -37,12 +43,21 @@ export async function createServices(config: Config): Promise<AppServices> {
   const index = config.WEAVIATE_URL
     ? await (await import("./retrieval/weaviate/weaviate-index.ts")).openWeaviateIndex({ url: config.WEAVIATE_URL, grpcUrl: config.WEAVIATE_GRPC_URL, apiKey: config.WEAVIATE_API_KEY, prefix: config.WEAVIATE_COLLECTION_PREFIX })
     : openSqliteIndex(indexFile(config));
+  const embedder = config.EMBEDDINGS_MODEL
+    ? createOpenAIEmbedder({
+        client: new OpenAI({ apiKey: config.EMBEDDINGS_API_KEY ?? "not-needed", baseURL: config.EMBEDDINGS_BASE_URL, timeout: config.PROVIDER_TIMEOUT_MS, maxRetries: config.PROVIDER_MAX_RETRIES }),
+        modelId: config.EMBEDDINGS_MODEL,
+      })
+    : undefined;
+  const retrieve = embedder
+    ? makeHybridRetriever({ lexical: index.retrieve, vectorSearch: index.vectorSearch, embedder, mode: config.RETRIEVAL_MODE, alpha: config.HYBRID_ALPHA })
+    : index.retrieve;
   const catalog = createPrismaSourceCatalog(prisma);
   const keys = createPrismaKeyStore(prisma);
   const models = createModelRegistry(config, countTokens);
   const engine = createChatEngine({
     catalog,
-    retrieve: index.retrieve,
+    retrieve,
     models,
     countTokens,
     schemaValidator: createAjvValidator(),
@@ -50,9 +65,10 @@ export async function createServices(config: Config): Promise<AppServices> {
   });
   return {
     config,
+    embedder,
     catalog,
     keys,
-    retrieve: index.retrieve,
+    retrieve,
     writer: index.writer,
     models,
     engine,

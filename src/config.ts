@@ -64,18 +64,39 @@ export const ConfigSchema = z.object({
   WEAVIATE_COLLECTION_PREFIX: optionalString
     .transform((v) => v ?? "Docent")
     .refine((v) => /^[A-Z][A-Za-z0-9]*$/.test(v), { error: "must start with a capital letter and hold only letters and digits" }),
+  EMBEDDINGS_BASE_URL: optionalUrl,
+  EMBEDDINGS_MODEL: optionalString,
+  EMBEDDINGS_API_KEY: optionalString,
+  RETRIEVAL_MODE: optionalString
+    .transform((v) => v ?? "lexical")
+    .pipe(z.enum(["lexical", "vector", "hybrid"], { error: "must be lexical, vector or hybrid" })),
+  HYBRID_ALPHA: optionalString
+    .transform((v) => Number(v ?? "0.5"))
+    .pipe(z.number({ error: "must be a number from 0 to 1" }).min(0).max(1)),
   DOCENT_DEMO: flag(true),
   PUBLIC_URL: optionalUrl,
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
 
+/** Checks that need more than one variable. */
+function crossCheck(config: Config): string[] {
+  const problems: string[] = [];
+  if (config.RETRIEVAL_MODE !== "lexical" && !config.EMBEDDINGS_MODEL) problems.push(`RETRIEVAL_MODE=${JSON.stringify(config.RETRIEVAL_MODE)}: needs EMBEDDINGS_MODEL (and EMBEDDINGS_BASE_URL or EMBEDDINGS_API_KEY)`);
+  if (config.EMBEDDINGS_MODEL && !config.EMBEDDINGS_BASE_URL && !config.EMBEDDINGS_API_KEY) problems.push(`EMBEDDINGS_MODEL=${JSON.stringify(config.EMBEDDINGS_MODEL)}: needs EMBEDDINGS_BASE_URL or EMBEDDINGS_API_KEY`);
+  return problems;
+}
+
 export class ConfigError extends Error {}
 
 /** Parses the environment; throws ConfigError with one readable line per bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const result = ConfigSchema.safeParse(env);
-  if (result.success) return result.data;
+  if (result.success) {
+    const problems = crossCheck(result.data);
+    if (problems.length === 0) return result.data;
+    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+  }
   const lines = result.error.issues.map((issue) => {
     const key = String(issue.path[0] ?? "environment");
     return `${key}=${JSON.stringify(env[key] ?? "")}: ${issue.message}`;

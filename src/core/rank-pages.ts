@@ -32,7 +32,8 @@ export function rankPages({ chunks, terms }: RetrievalResult): RankedPage[] {
 
   const pages = new Map<string, RankedPage & { best: number }>();
   for (const chunk of chunks) {
-    const coverage = share(chunk.matched);
+    // A passage found by meaning covers the question as far as its similarity says, whatever its words.
+    const coverage = Math.max(share(chunk.matched), chunk.similarity ?? 0);
     const chunkScore = WEIGHTS.relevance * (chunk.score / top) + WEIGHTS.coverage * coverage + WEIGHTS.heading * share(chunk.headingMatched);
     let page = pages.get(chunk.url);
     if (!page) {

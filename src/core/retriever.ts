@@ -9,9 +9,13 @@ export interface Chunk {
   /** Section path, outermost first, joined with " › ". */
   section: string;
   text: string;
+  /** The passage's embedding (title, section and text), when embeddings are configured. */
+  embedding?: Float32Array;
 }
 
 export interface RetrievedChunk extends Chunk {
+  /** The chunk's identity within its index, for fusing result lists. */
+  key?: string;
   /** Higher is better; comparable within one retriever only. */
   score: number;
   /** The query terms (`QueryTerm.term`) found anywhere in the chunk. */
@@ -20,6 +24,8 @@ export interface RetrievedChunk extends Chunk {
   titleMatched: string[];
   /** The query terms found in the chunk's section headings. */
   headingMatched: string[];
+  /** Cosine similarity to the query's embedding, when found by vector search. */
+  similarity?: number;
 }
 
 /** A word of the query as the retriever understood it, with how telling it is. */
@@ -45,6 +51,9 @@ export interface RetrieveOptions {
 }
 
 export type Retriever = (options: RetrieveOptions) => Promise<RetrievalResult>;
+
+/** Nearest passages to a query vector (cosine), within the given sources; `matched` fields left empty. */
+export type VectorSearch = (vector: Float32Array, sourceIds: readonly string[] | undefined, limit: number) => Promise<RetrievedChunk[]>;
 
 export interface PageChunks {
   url: string;

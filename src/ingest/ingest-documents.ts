@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { badRequest } from "../core/errors.ts";
+import type { Embedder } from "../core/embedder.ts";
 import type { IndexWriter, PageChunks } from "../core/retriever.ts";
 import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
 import { chunkPage } from "./chunk-sections.ts";
@@ -89,7 +90,7 @@ export async function readPage(doc: SourceDocument, sourceId: string, baseUrl: s
  * interrupted ingestion leaves the previous state serving. The same name
  * again is the same source (same id): ingestion is idempotent.
  */
-export async function ingestDocuments(deps: { catalog: SourceCatalog; writer: IndexWriter }, input: IngestInput): Promise<IngestResult> {
+export async function ingestDocuments(deps: { catalog: SourceCatalog; writer: IndexWriter; embedder?: Embedder }, input: IngestInput): Promise<IngestResult> {
   const started = performance.now();
   const name = input.name.trim();
   if (!name) throw badRequest("A knowledge source needs a name.", "name", "missing_name");
@@ -138,6 +139,12 @@ export async function ingestDocuments(deps: { catalog: SourceCatalog; writer: In
     );
   }
   const remove = [...known.keys()].filter((url) => !present.has(url));
+  if (deps.embedder) {
+    // Passages are embedded before the index changes, so a failing embeddings service changes nothing.
+    const chunks = fresh.flatMap((p) => p.chunks);
+    const vectors = await deps.embedder.embed(chunks.map((c) => `${c.title}\n${c.section}\n${c.text}`));
+    chunks.forEach((c, i) => (c.embedding = vectors[i]));
+  }
 
   const totals = await deps.writer.applyChanges(id, { upsert: fresh, remove });
   let source: SourceInfo;

@@ -46,6 +46,12 @@ export async function startFakeProviderServer(defaultScript: Script = { kind: "r
     for await (const chunk of req) raw += chunk;
     const body = raw ? JSON.parse(raw) : null;
     requests.push({ path: req.url ?? "", headers: req.headers, body });
+    if (req.url?.endsWith("/embeddings")) {
+      const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ object: "list", model: body.model, data: inputs.map((text, index) => ({ object: "embedding", index, embedding: fakeEmbedding(text) })), usage: { prompt_tokens: 1, total_tokens: 1 } }));
+      return;
+    }
     const script = scripts.shift() ?? defaultScript;
     let finished = false;
     res.on("close", () => {
@@ -181,4 +187,23 @@ function anthropicMessage(model: string, text: string, usage?: { input: number; 
     stop_sequence: null,
     usage: { input_tokens: usage?.input ?? 42, output_tokens: usage?.output ?? pieces(text).length },
   };
+}
+
+/**
+ * A stand-in for a semantic embedding model: a bag of concepts, where
+ * synonyms share a concept ("rearrange" ~ "reorder"), so tests can tell
+ * search by meaning from search by words.
+ */
+const CONCEPTS: Record<string, string[]> = {
+  reorder: ["reorder", "reordered", "rearrange", "rearranged", "cluster", "clustered"],
+  table: ["table", "tables", "relation"],
+  index: ["index", "indexes", "indices"],
+  cleanup: ["vacuum", "reclaim", "reclaims", "garbage", "tidy"],
+  storage: ["storage", "disk", "space", "file"],
+};
+export function fakeEmbedding(text: string): number[] {
+  const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
+  const keys = Object.keys(CONCEPTS);
+  const vector = keys.map((k) => (words.some((w) => CONCEPTS[k]!.includes(w)) ? 1 : 0));
+  return [...vector, 0.01];
 }

@@ -1,12 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { IndexWriter, PageChunks, QueryTerm, RetrievedChunk, Retriever } from "../../core/retriever.ts";
+import type { IndexWriter, PageChunks, QueryTerm, RetrievedChunk, Retriever, VectorSearch } from "../../core/retriever.ts";
+import { makeVectorStore } from "./vector-store.ts";
 import { buildMatch, queryWords, sourceToken } from "./fts-query.ts";
 import { makeTermMatcher, porterStem } from "../term-matcher.ts";
 import { identifierParts } from "./identifier-parts.ts";
 
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 /** A word in more than this share of all chunks is too common to select candidates by (it still ranks them)… */
 const COMMON_SHARE = 0.1;
@@ -20,11 +21,13 @@ CREATE TABLE IF NOT EXISTS chunk (
 CREATE INDEX IF NOT EXISTS chunk_by_source ON chunk (source_id, url);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunk_fts USING fts5(
   title, section, body, idents, src, content='chunk', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
+CREATE TABLE IF NOT EXISTS chunk_vec (id INTEGER PRIMARY KEY, source_id TEXT NOT NULL, vec BLOB NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunk_vocab USING fts5vocab(chunk_fts, 'row');
 CREATE TRIGGER IF NOT EXISTS chunk_ai AFTER INSERT ON chunk BEGIN
   INSERT INTO chunk_fts (rowid, title, section, body, idents, src) VALUES (new.id, new.title, new.section, new.body, new.idents, new.src);
 END;
 CREATE TRIGGER IF NOT EXISTS chunk_ad AFTER DELETE ON chunk BEGIN
+  DELETE FROM chunk_vec WHERE id = old.id;
   INSERT INTO chunk_fts (chunk_fts, rowid, title, section, body, idents, src) VALUES ('delete', old.id, old.title, old.section, old.body, old.idents, old.src);
 END;
 `;
@@ -34,6 +37,8 @@ const RANK = "bm25(4.0, 2.0, 1.0, 1.0, 0.0)";
 
 export interface SqliteIndex {
   retrieve: Retriever;
+  /** Cosine search over stored embeddings (empty when none were stored). */
+  vectorSearch: VectorSearch;
   writer: IndexWriter;
   /** Chunk and page counts, for the CLI and benchmarks. */
   stats(): { chunks: number; pages: number };
@@ -53,7 +58,7 @@ export function openSqliteIndex(file: string): SqliteIndex {
   db.pragma("busy_timeout = 10000");
   // The index is derived data: an index built by another schema version is rebuilt empty (re-add sources).
   if (db.pragma("user_version", { simple: true }) !== SCHEMA_VERSION) {
-    db.exec("DROP TABLE IF EXISTS chunk_vocab; DROP TABLE IF EXISTS chunk_fts; DROP TABLE IF EXISTS chunk; DROP TABLE IF EXISTS page;");
+    db.exec("DROP TABLE IF EXISTS chunk_vocab; DROP TABLE IF EXISTS chunk_fts; DROP TABLE IF EXISTS chunk; DROP TABLE IF EXISTS page; DROP TABLE IF EXISTS chunk_vec;");
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }
   db.exec(SCHEMA);
@@ -62,7 +67,7 @@ export function openSqliteIndex(file: string): SqliteIndex {
   // Rank inside FTS5 first, then read only the winners' text.
   const search = db.prepare(
     `WITH top AS (SELECT rowid AS id, rank FROM chunk_fts WHERE chunk_fts MATCH ? ORDER BY rank LIMIT ?)
-     SELECT c.source_id AS sourceId, c.url, c.anchor, c.title, c.section, c.body AS text, c.idents, top.rank AS rank
+     SELECT c.id AS id, c.source_id AS sourceId, c.url, c.anchor, c.title, c.section, c.body AS text, c.idents, top.rank AS rank
      FROM top JOIN chunk c ON c.id = top.id ORDER BY top.rank`,
   );
   const docFrequency = db.prepare(`SELECT doc FROM chunk_vocab WHERE term = ?`).pluck();
@@ -101,11 +106,15 @@ export function openSqliteIndex(file: string): SqliteIndex {
     `INSERT INTO chunk (source_id, src, url, anchor, title, section, body, idents) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
 
+  const insertVec = db.prepare(`INSERT INTO chunk_vec (id, source_id, vec) VALUES (?, ?, ?)`);
   const insertPages = (sourceId: string, pages: PageChunks[]) => {
     const src = sourceToken(sourceId);
     for (const page of pages) {
       insertPage.run(sourceId, page.url, page.hash);
-      for (const c of page.chunks) insertChunk.run(sourceId, src, c.url, c.anchor, c.title, c.section, c.text, identifierParts(`${c.title} ${c.section} ${c.text}`));
+      for (const c of page.chunks) {
+        const { lastInsertRowid } = insertChunk.run(sourceId, src, c.url, c.anchor, c.title, c.section, c.text, identifierParts(`${c.title} ${c.section} ${c.text}`));
+        if (c.embedding) insertVec.run(lastInsertRowid, sourceId, Buffer.from(c.embedding.buffer, c.embedding.byteOffset, c.embedding.byteLength));
+      }
     }
   };
   const totals = (sourceId: string) => totalsOf.get(sourceId, sourceId) as { pages: number; chunks: number };
@@ -128,7 +137,10 @@ export function openSqliteIndex(file: string): SqliteIndex {
     deletePages.run(sourceId);
   });
 
+  const vectors = makeVectorStore(db);
+
   return {
+    vectorSearch: async (vector, sourceIds, limit) => vectors.search(vector, sourceIds, limit),
     async retrieve({ query, sourceIds, limit }) {
       freshStats();
       const terms: Array<QueryTerm & { df: number }> = [];
@@ -149,10 +161,11 @@ export function openSqliteIndex(file: string): SqliteIndex {
       const match = buildMatch(terms.map((t) => t.text), sourceIds, selectors.length > 0 ? selectors : undefined);
       const publicTerms = terms.map(({ term, text, weight }) => ({ term, text, weight }));
       if (!match) return { chunks: [], terms: publicTerms };
-      const rows = search.all(match, limit) as Array<Omit<RetrievedChunk, "score" | "matched" | "titleMatched" | "headingMatched"> & { rank: number; idents: string }>;
+      const rows = search.all(match, limit) as Array<Omit<RetrievedChunk, "score" | "matched" | "titleMatched" | "headingMatched"> & { id: number; rank: number; idents: string }>;
       const matcher = makeTermMatcher(terms.map((t) => t.term));
-      const chunks = rows.map(({ rank, idents, ...row }) => ({
+      const chunks = rows.map(({ id, rank, idents, ...row }) => ({
         ...row,
+        key: String(id),
         score: -rank,
         matched: matcher(`${row.title} ${row.section} ${row.text} ${idents}`),
         titleMatched: matcher(`${row.title} ${row.url.slice(row.url.lastIndexOf("/") + 1).replace(/\.[a-z]+$/, "")}`),

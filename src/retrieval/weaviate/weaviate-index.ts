@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import weaviate, { Filters, type WeaviateClient } from "weaviate-client";
-import type { IndexWriter, PageChunks, QueryTerm, RetrievedChunk, Retriever } from "../../core/retriever.ts";
+import type { IndexWriter, PageChunks, QueryTerm, RetrievedChunk, Retriever, VectorSearch } from "../../core/retriever.ts";
 import { identifierParts } from "../embedded/identifier-parts.ts";
 import { queryWords } from "../query-words.ts";
 import { makeTermMatcher, porterStem } from "../term-matcher.ts";
@@ -55,11 +55,15 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
     }
   }
 
-  async function fetchAll<P>(collection: { query: { fetchObjects(o: object): Promise<{ objects: Array<{ properties: P }> }> } }, filters: unknown): Promise<P[]> {
+  async function fetchAll<P>(
+    collection: { query: { fetchObjects(o: object): Promise<{ objects: Array<{ properties: P; vectors?: { default?: number[] } }> }> } },
+    filters: unknown,
+    withVectors = false,
+  ): Promise<P[]> {
     const out: P[] = [];
     for (let offset = 0; ; offset += BATCH) {
-      const { objects } = await collection.query.fetchObjects({ filters, limit: BATCH, offset });
-      out.push(...objects.map((o) => o.properties));
+      const { objects } = await collection.query.fetchObjects({ filters, limit: BATCH, offset, ...(withVectors && { includeVector: true }) });
+      out.push(...objects.map((o) => (withVectors && o.vectors?.default ? { ...o.properties, vectors: o.vectors.default } : o.properties)));
       if (objects.length < BATCH) return out;
     }
   }
@@ -80,9 +84,9 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
     const replaced = new Set([...remove, ...upsert.map((p) => p.url)]);
     try {
       if (live && carry) {
-        const keptChunks = (await fetchAll<ChunkProps>(chunks, chunks.filter.byProperty("generation").equal(live))).filter((c) => !replaced.has(c.url));
+        const keptChunks = (await fetchAll<ChunkProps & { vectors?: unknown }>(chunks, chunks.filter.byProperty("generation").equal(live), true)).filter((c) => !replaced.has(c.url));
         const keptPages = (await fetchAll<PageProps>(pages, byGeneration(live))).filter((p) => !replaced.has(p.url));
-        await insertAll(chunks, keptChunks.map((c) => ({ properties: { ...c, generation: next } })));
+        await insertAll(chunks, keptChunks.map(({ vectors, ...c }) => ({ properties: { ...c, generation: next }, ...(vectors ? { vectors } : {}) })));
         await insertAll(pages, keptPages.map((p) => ({ properties: { ...p, generation: next } })));
       }
       await insertAll(
@@ -90,6 +94,7 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
         upsert.flatMap((page) =>
           page.chunks.map((c) => ({
             properties: { sourceId, generation: next, url: c.url, anchor: c.anchor, title: c.title, section: c.section, text: c.text, idents: identifierParts(`${c.title} ${c.section} ${c.text}`) },
+            ...(c.embedding && { vectors: Array.from(c.embedding) }),
           })),
         ),
       );
@@ -127,7 +132,8 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
       returnMetadata: ["score"],
     });
     const matcher = makeTermMatcher(terms.map((t) => t.term));
-    const found: RetrievedChunk[] = result.objects.map(({ properties: p, metadata }) => ({
+    const found: RetrievedChunk[] = result.objects.map(({ uuid, properties: p, metadata }) => ({
+      key: uuid,
       sourceId: p.sourceId,
       url: p.url,
       anchor: p.anchor,
@@ -140,6 +146,29 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
       headingMatched: matcher(`${p.section} ${identifierParts(p.section)}`),
     }));
     return { chunks: found, terms };
+  };
+
+  const vectorSearch: VectorSearch = async (vector, sourceIds, limit) => {
+    const generations = [...(await liveGenerations(sourceIds)).values()];
+    if (generations.length === 0) return [];
+    const result = await chunks.query.nearVector(Array.from(vector), {
+      filters: chunks.filter.byProperty("generation").containsAny(generations),
+      limit,
+      returnMetadata: ["distance"],
+    });
+    return result.objects.map(({ uuid, properties: p, metadata }) => ({
+      key: uuid,
+      sourceId: p.sourceId,
+      url: p.url,
+      anchor: p.anchor,
+      title: p.title,
+      section: p.section,
+      text: p.text,
+      score: 1 - (metadata?.distance ?? 1),
+      matched: [],
+      titleMatched: [],
+      headingMatched: [],
+    }));
   };
 
   const writer: IndexWriter = {
@@ -159,6 +188,7 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
 
   return {
     retrieve,
+    vectorSearch,
     writer,
     /** Deletes the collections (for tests with a throw-away prefix). */
     async drop() {

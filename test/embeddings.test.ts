@@ -1,0 +1,80 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServices } from "../src/app-services.ts";
+import { loadConfig } from "../src/config.ts";
+import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
+import { listDocuments } from "../src/ingest/list-documents.ts";
+import { startFakeProviderServer, type FakeProviderServer } from "./support/fake-provider-server.ts";
+import { FIXTURES, pageOf, startTestServer, tempDir, type TestServer } from "./support/test-server.ts";
+
+const ask = async (server: TestServer, content: string) =>
+  (await (
+    await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "agent", messages: [{ role: "user", content }], sources: [server.sources.pg] }),
+    })
+  ).json()) as { url_references: string[] };
+
+/** Optional embeddings through an OpenAI-compatible /embeddings endpoint (a local one speaking its protocol). */
+describe("embeddings", () => {
+  let fake: FakeProviderServer;
+  const servers: TestServer[] = [];
+  const start = async (mode: string) => {
+    const server = await startTestServer({ EMBEDDINGS_BASE_URL: fake.openaiBaseUrl, EMBEDDINGS_MODEL: "embed-test", RETRIEVAL_MODE: mode });
+    servers.push(server);
+    return server;
+  };
+  beforeAll(async () => {
+    fake = await startFakeProviderServer();
+  });
+  afterAll(async () => {
+    for (const s of servers) await s.close();
+    await fake.close();
+  });
+
+  it("embeds every passage at ingestion through the embeddings endpoint", async () => {
+    const before = fake.requests.length;
+    const server = await start("vector");
+    const calls = fake.requests.slice(before).filter((r) => r.path === "/v1/embeddings");
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((c) => c.body.model === "embed-test" && c.body.encoding_format === "float")).toBe(true);
+    const embedded = calls.flatMap((c) => c.body.input as string[]);
+    const chunks = (await server.services.catalog.list()).reduce((n, s) => n + s.chunks, 0);
+    expect(embedded).toHaveLength(chunks);
+  });
+
+  it("vector mode finds a page by meaning when no word matches", async () => {
+    const vector = servers[0]!;
+    const lexical = await startTestServer();
+    servers.push(lexical);
+    const question = "How do I rearrange things?";
+    expect((await ask(lexical, question)).url_references).toEqual([]);
+    expect(pageOf((await ask(vector, question)).url_references[0])).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
+  });
+
+  it("hybrid mode fuses both lists", async () => {
+    const hybrid = await start("hybrid");
+    const question = "How do I tidy up a relation?";
+    const lexical = (await ask(servers[1]!, question)).url_references.map(pageOf);
+    const refs = (await ask(hybrid, question)).url_references.map(pageOf);
+    // By words only CREATE INDEX ("relation"); by meaning also VACUUM ("reclaims storage" ~ tidy up).
+    expect(lexical).not.toContain("https://www.postgresql.org/docs/15/sql-vacuum.html");
+    expect(refs).toEqual(expect.arrayContaining(["https://www.postgresql.org/docs/15/sql-vacuum.html", "https://www.postgresql.org/docs/15/sql-createindex.html"]));
+  });
+
+  it("a failing embeddings service changes nothing", async () => {
+    const dataDir = tempDir();
+    const services = await createServices(loadConfig({ DATA_DIR: dataDir, EMBEDDINGS_BASE_URL: "http://127.0.0.1:9/v1", EMBEDDINGS_MODEL: "x", PROVIDER_MAX_RETRIES: "0" }));
+    const docs = path.join(FIXTURES, "pg");
+    await expect(ingestDocuments(services, { name: "PG", baseUrl: "https://x/", origin: docs, documents: listDocuments(docs) })).rejects.toThrow(/embeddings/);
+    expect(await services.catalog.list()).toEqual([]);
+    await services.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("rejects a retrieval mode that needs embeddings without them", () => {
+    expect(() => loadConfig({ RETRIEVAL_MODE: "hybrid" })).toThrow(/RETRIEVAL_MODE="hybrid": needs EMBEDDINGS_MODEL/);
+  });
+});
