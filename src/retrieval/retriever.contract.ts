@@ -85,6 +85,20 @@ export function retrieverContract(name: string, setup: () => Promise<{ retrieve:
       expect(after.map((h) => h.url)).toEqual(["https://pg.example/sql-reindex.html"]);
     });
 
+    it("applies page changes atomically, as seen by searches of that source alone and of all", async () => {
+      const { retrieve, writer, cleanup } = await seeded();
+      const reindex = page(PG, "https://pg.example/sql-reindex.html", "REINDEX", [["Description", "REINDEX rebuilds an index."]]);
+      await writer.applyChanges(PG, { upsert: [reindex], remove: ["https://pg.example/sql-cluster.html"] });
+      const alone = (await retrieve({ query: "reorder rebuilds", sourceIds: [PG], limit: 10 })).chunks.map((c) => c.url);
+      const all = (await retrieve({ query: "reorder rebuilds", limit: 10 })).chunks.map((c) => c.url);
+      const hashes = await writer.pageHashes(PG);
+      await cleanup?.();
+      expect(alone).toEqual(["https://pg.example/sql-reindex.html"]);
+      expect(all).toContain("https://pg.example/sql-reindex.html");
+      expect(all).not.toContain("https://pg.example/sql-cluster.html");
+      expect([...hashes.keys()].sort()).toEqual(["https://pg.example/indexes-partial.html", "https://pg.example/sql-reindex.html", "https://pg.example/sql-vacuum.html"]);
+    });
+
     it("removes a source and nothing else", async () => {
       const { retrieve, writer, cleanup } = await seeded();
       await writer.removeSource(PG);

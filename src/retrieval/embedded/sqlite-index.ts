@@ -3,6 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type { IndexWriter, PageChunks, QueryTerm, RetrievedChunk, Retriever, VectorSearch } from "../../core/retriever.ts";
 import { makeVectorStore } from "./vector-store.ts";
+import { makeSourceShards, type ShardRow } from "./source-shards.ts";
 import { buildMatch, queryWords, sourceToken } from "./fts-query.ts";
 import { makeTermMatcher, porterStem } from "../term-matcher.ts";
 import { identifierParts } from "./identifier-parts.ts";
@@ -107,18 +108,24 @@ export function openSqliteIndex(file: string): SqliteIndex {
   );
 
   const insertVec = db.prepare(`INSERT INTO chunk_vec (id, source_id, vec) VALUES (?, ?, ?)`);
+  const shards = makeSourceShards(db);
+  const pageRows = db.prepare(`SELECT id, title, section, body, idents FROM chunk WHERE source_id = ? AND url = ?`);
   const insertPages = (sourceId: string, pages: PageChunks[]) => {
     const src = sourceToken(sourceId);
+    shards.ensure(sourceId);
     for (const page of pages) {
       insertPage.run(sourceId, page.url, page.hash);
       for (const c of page.chunks) {
-        const { lastInsertRowid } = insertChunk.run(sourceId, src, c.url, c.anchor, c.title, c.section, c.text, identifierParts(`${c.title} ${c.section} ${c.text}`));
+        const idents = identifierParts(`${c.title} ${c.section} ${c.text}`);
+        const { lastInsertRowid } = insertChunk.run(sourceId, src, c.url, c.anchor, c.title, c.section, c.text, idents);
+        shards.insert(sourceId, { id: lastInsertRowid, title: c.title, section: c.section, body: c.text, idents });
         if (c.embedding) insertVec.run(lastInsertRowid, sourceId, Buffer.from(c.embedding.buffer, c.embedding.byteOffset, c.embedding.byteLength));
       }
     }
   };
   const totals = (sourceId: string) => totalsOf.get(sourceId, sourceId) as { pages: number; chunks: number };
   const replace = db.transaction((sourceId: string, pages: PageChunks[]) => {
+    shards.drop(sourceId);
     deleteChunks.run(sourceId);
     deletePages.run(sourceId);
     insertPages(sourceId, pages);
@@ -126,6 +133,7 @@ export function openSqliteIndex(file: string): SqliteIndex {
   });
   const apply = db.transaction((sourceId: string, upsert: PageChunks[], remove: string[]) => {
     for (const url of [...remove, ...upsert.map((p) => p.url)]) {
+      for (const row of pageRows.all(sourceId, url) as ShardRow[]) shards.remove(sourceId, row);
       deletePageChunks.run(sourceId, url);
       deletePage.run(sourceId, url);
     }
@@ -133,6 +141,7 @@ export function openSqliteIndex(file: string): SqliteIndex {
     return totals(sourceId);
   });
   const remove = db.transaction((sourceId: string) => {
+    shards.drop(sourceId);
     deleteChunks.run(sourceId);
     deletePages.run(sourceId);
   });
@@ -158,10 +167,15 @@ export function openSqliteIndex(file: string): SqliteIndex {
       const known = terms.filter((t) => t.df > 0);
       const telling = total >= GATING_MIN_CHUNKS ? known.filter((t) => t.df <= total * COMMON_SHARE) : known;
       const selectors = (telling.length > 0 ? telling : [...known].sort((a, b) => a.df - b.df).slice(0, 2)).map((t) => t.text);
-      const match = buildMatch(terms.map((t) => t.text), sourceIds, selectors.length > 0 ? selectors : undefined);
       const publicTerms = terms.map(({ term, text, weight }) => ({ term, text, weight }));
+      const words = terms.map((t) => t.text);
+      const select = selectors.length > 0 ? selectors : undefined;
+      const match = buildMatch(words, sourceIds, select);
       if (!match) return { chunks: [], terms: publicTerms };
-      const rows = search.all(match, limit) as Array<Omit<RetrievedChunk, "score" | "matched" | "titleMatched" | "headingMatched"> & { id: number; rank: number; idents: string }>;
+      // One source: its own shard ranks only its passages. Several or all (or no shard yet):
+      // the shared table, filtered inside MATCH.
+      const single = sourceIds?.length === 1 ? sourceIds[0]! : null;
+      const rows = ((single && shards.search(single, buildMatch(words, undefined, select)!, limit)) ?? search.all(match, limit)) as Array<Omit<RetrievedChunk, "score" | "matched" | "titleMatched" | "headingMatched"> & { id: number; rank: number; idents: string }>;
       const matcher = makeTermMatcher(terms.map((t) => t.term));
       const chunks = rows.map(({ id, rank, idents, ...row }) => ({
         ...row,
