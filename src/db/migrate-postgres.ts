@@ -1,7 +1,7 @@
-import { createHash, randomUUID } from "node:crypto";
-import fs from "node:fs";
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
+import { migrationFiles } from "./migration-files.ts";
 import type { MigrationResult } from "./migrate.ts";
 
 export const POSTGRES_MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../prisma/postgresql/migrations");
@@ -23,21 +23,15 @@ export async function migratePostgres(url: string, dir = POSTGRES_MIGRATIONS_DIR
       "logs" TEXT, "rolled_back_at" TIMESTAMPTZ, "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(), "applied_steps_count" INTEGER NOT NULL DEFAULT 0)`);
     const { rows } = await client.query<{ migration_name: string }>(`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`);
     const done = new Set(rows.map((r) => r.migration_name));
-    const names = fs
-      .readdirSync(dir, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, "migration.sql")))
-      .map((d) => d.name)
-      .sort();
     const applied: string[] = [];
-    for (const name of names) {
+    for (const { name, sql, checksum } of migrationFiles(dir)) {
       if (done.has(name)) continue;
-      const sql = fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8");
       await client.query("BEGIN");
       try {
         await client.query(sql);
         await client.query(
           `INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES ($1, $2, now(), $3, now(), 1)`,
-          [randomUUID(), createHash("sha256").update(sql).digest("hex"), name],
+          [randomUUID(), checksum, name],
         );
         await client.query("COMMIT");
       } catch (error) {

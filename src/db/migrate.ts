@@ -1,7 +1,8 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { migrationFiles } from "./migration-files.ts";
 
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../prisma/migrations");
 
@@ -31,16 +32,9 @@ export function migrateSqlite(file: string, dir = MIGRATIONS_DIR): MigrationResu
         (r) => r.migration_name,
       ),
     );
-    const names = fs
-      .readdirSync(dir, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, "migration.sql")))
-      .map((d) => d.name)
-      .sort();
     const applied: string[] = [];
-    for (const name of names) {
+    for (const { name, sql, checksum } of migrationFiles(dir)) {
       if (done.has(name)) continue;
-      const sql = fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8");
-      const checksum = createHash("sha256").update(sql).digest("hex");
       db.transaction(() => {
         db.exec(sql);
         db.prepare(

@@ -19,6 +19,8 @@ type ChunkProps = { sourceId: string; generation: string; url: string; anchor: s
 type PageProps = { sourceId: string; generation: string; url: string; hash: string };
 const BATCH = 500;
 
+const passage = (uuid: string, p: ChunkProps) => ({ key: uuid, sourceId: p.sourceId, url: p.url, anchor: p.anchor, title: p.title, section: p.section, text: p.text });
+
 /** A source's live generation has the source's id as its object id, so flipping it is one write. */
 const sourceObjectId = (sourceId: string) => sourceId;
 
@@ -133,13 +135,7 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
     });
     const matcher = makeTermMatcher(terms.map((t) => t.term));
     const found: RetrievedChunk[] = result.objects.map(({ uuid, properties: p, metadata }) => ({
-      key: uuid,
-      sourceId: p.sourceId,
-      url: p.url,
-      anchor: p.anchor,
-      title: p.title,
-      section: p.section,
-      text: p.text,
+      ...passage(uuid, p),
       score: metadata?.score ?? 0,
       matched: matcher(`${p.title} ${p.section} ${p.text} ${p.idents}`),
       titleMatched: matcher(`${p.title} ${p.url.slice(p.url.lastIndexOf("/") + 1).replace(/\.[a-z]+$/, "")}`),
@@ -156,19 +152,7 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
       limit,
       returnMetadata: ["distance"],
     });
-    return result.objects.map(({ uuid, properties: p, metadata }) => ({
-      key: uuid,
-      sourceId: p.sourceId,
-      url: p.url,
-      anchor: p.anchor,
-      title: p.title,
-      section: p.section,
-      text: p.text,
-      score: 1 - (metadata?.distance ?? 1),
-      matched: [],
-      titleMatched: [],
-      headingMatched: [],
-    }));
+    return result.objects.map(({ uuid, properties, metadata }) => ({ ...passage(uuid, properties), score: 1 - (metadata?.distance ?? 1), matched: [], titleMatched: [], headingMatched: [] }));
   };
 
   const writer: IndexWriter = {
