@@ -44,7 +44,7 @@ export function chunkPage(
   for (const section of page.sections) {
     const heading = section.headings.join(" › ");
     const current: { anchor: string; section: string; text: string } = pending
-      ? { anchor: pending.anchor, section: pending.section, text: `${pending.text}\n\n${section.headings.at(-1) ?? ""}\n${section.text}` }
+      ? { anchor: pending.anchor, section: pending.section, text: `${pending.text}\n\n${section.headings.at(-1) ?? ""}\n\n${section.text}` }
       : { anchor: section.anchor, section: heading, text: section.text };
     if (words(current.text) < minWords) {
       pending = current;

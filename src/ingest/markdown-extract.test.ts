@@ -28,3 +28,9 @@ describe("splitText", () => {
     expect(splitText(para(250, "x"), 100).map((p) => p.split(" ").length)).toEqual([100, 100, 50]);
   });
 });
+
+describe("markdown inline code", () => {
+  it("keeps angle brackets inside code spans and drops real tags", () => {
+    expect(extractMarkdown("# T\n\nSend `Authorization: Bearer <key>` with <b>every</b> request.").sections[0]!.text).toBe("Send Authorization: Bearer <key> with every request.");
+  });
+});

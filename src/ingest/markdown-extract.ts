@@ -9,13 +9,16 @@ export function slugify(heading: string): string {
     .replace(/\s/g, "-");
 }
 
+/** Markdown inline syntax removed; code spans kept verbatim (`<key>` in code is text, not a tag). */
 function plain(line: string): string {
+  const code: string[] = [];
   return line
+    .replace(/`([^`]+)`/g, (_, inner: string) => `\u0000${code.push(inner) - 1}\u0000`)
     .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
     .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
     .replace(/<[^>]+>/g, "")
     .replace(/(\*\*|__)(.+?)\1/g, "$2")
-    .replace(/`([^`]+)`/g, "$1");
+    .replace(/\u0000(\d+)\u0000/g, (_, i: string) => code[Number(i)]!);
 }
 
 /** Splits Markdown/MDX into sections at ATX headings (ignoring fenced code and front matter). */

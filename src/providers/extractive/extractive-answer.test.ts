@@ -47,3 +47,13 @@ describe("splitSentences", () => {
     ]);
   });
 });
+
+describe("isProse", () => {
+  it("keeps sentences and drops headings and code", async () => {
+    const { isProse } = await import("./extractive-answer.ts");
+    expect(isProse("Run the sync command to refresh a source.")).toBe(true);
+    expect(isProse("Adding a knowledge source")).toBe(false);
+    expect(isProse('client.chat.completions.create({ model: "agent" });')).toBe(false);
+    expect(isProse("const x = await fetch(url);")).toBe(false);
+  });
+});

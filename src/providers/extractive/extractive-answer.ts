@@ -17,6 +17,14 @@ interface Candidate {
   score: number;
 }
 
+/** A sentence worth quoting: it ends like one (not a heading) and is not code. */
+export function isProse(text: string): boolean {
+  if (!/[.!?:;)"'\]]$/.test(text)) return false;
+  if (/[{}]|=>|;\s*$|^\s*(import|export|const|let|var|def|class|return)\b/.test(text)) return false;
+  const symbols = (text.match(/[^\p{L}\p{N}\s.,;:'"()?!-]/gu) ?? []).length;
+  return symbols / text.length < 0.08;
+}
+
 const jaccard = (a: Set<string>, b: Set<string>) => {
   let shared = 0;
   for (const t of a) if (b.has(t)) shared++;
@@ -37,7 +45,7 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
     const headingTerms = new Set(contentTerms(`${doc.title} ${doc.section}`));
     splitSentences(doc.text).forEach((text, i) => {
       const words = text.split(" ").length;
-      if (words < 4 || words > 80) return;
+      if (words < 4 || words > 80 || !isProse(text)) return;
       const terms = new Set(contentTerms(text));
       const headingBonus = queryTerms.filter((t) => headingTerms.has(t)).length * 0.15;
       candidates.push({ text, terms, reference: doc.referenceNumber, order: docIndex * 1000 + i, score: headingBonus - docIndex * 0.05 });
@@ -59,6 +67,8 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   const ranked = [...candidates].sort((a, b) => b.score - a.score || a.order - b.order);
   // Only sentences close to the best one: a weak match is noise, not an answer.
   const floor = (ranked[0]?.score ?? 0) * (options.relativeFloor ?? 0.45);
+  // A page's best sentence is quoted even when weaker, as long as it is about the question at all.
+  const pageFloor = (ranked[0]?.score ?? 0) * 0.2;
   const picked: Candidate[] = [];
   let words = 0;
   const take = (c: Candidate, minimum: number) => {
@@ -76,7 +86,7 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   const pages = [...new Set(documents.map((d) => d.referenceNumber))];
   for (const reference of pages) {
     const best = ranked.find((c) => c.reference === reference);
-    if (best) take(best, 0);
+    if (best) take(best, pageFloor);
   }
   for (const c of ranked) take(c, floor);
   // Read in document order: the best page first, its sentences as written.
