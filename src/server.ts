@@ -28,8 +28,13 @@ export async function startServer(config: Config, { log = (line: string) => cons
   const publicUrl = config.PUBLIC_URL ?? url;
 
   if (config.DOCENT_DEMO) {
-    const demo = await ensureDemoSource(services, publicUrl);
-    if (demo) log(`docent: demo source "${demo.source.name}" ready (${demo.pages} pages, ${demo.chunks} chunks).`);
+    // The demo is a convenience: if it cannot be built (say, the embeddings service is down), serve without it.
+    try {
+      const demo = await ensureDemoSource(services, publicUrl);
+      if (demo) log(`docent: demo source "${demo.source.name}" ready (${demo.pages} pages, ${demo.chunks} chunks).`);
+    } catch (error) {
+      log(`docent: the demo source could not be ingested (${(error as Error).message}); serving without it.`);
+    }
   }
   let firstKey: string | null = null;
   if ((await services.keys.count()) === 0) {
