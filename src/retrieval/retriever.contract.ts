@@ -42,8 +42,8 @@ export function retrieverContract(name: string, setup: () => Promise<{ retrieve:
       expect(terms.map((t) => t.text)).toEqual(["physically", "reorder", "table", "according", "index"]);
       // Rare words weigh more than common ones.
       expect(terms.find((t) => t.text === "reorder")!.weight).toBeGreaterThan(terms.find((t) => t.text === "table")!.weight);
-      expect(hits[0]!.matched).toEqual(expect.arrayContaining(["physic", "reorder", "tabl", "index"].filter((t) => hits[0]!.matched.includes(t))));
-      expect(hits[0]!.matched.length).toBeGreaterThanOrEqual(4);
+      // The CLUSTER passage holds every query word but "according" (porter stems).
+      expect([...hits[0]!.matched].sort()).toEqual(["index", "physic", "reorder", "tabl"]);
       expect(hits[0]!.titleMatched).toEqual([]);
       expect(hits[0]?.url).toBe("https://pg.example/sql-cluster.html");
       expect(hits[0]).toMatchObject({ title: "CLUSTER", section: "Description", anchor: "description", sourceId: PG });
