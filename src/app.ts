@@ -3,7 +3,7 @@ import path from "node:path";
 import { Hono } from "hono";
 import type { AppServices } from "./app-services.ts";
 import { bundledDocuments } from "./demo-source.ts";
-import { DocentError, notFound, toDocentError } from "./core/errors.ts";
+import { notFound, toDocentError } from "./core/errors.ts";
 import { errorResponse } from "./http/error-response.ts";
 import { restRoutes } from "./http/rest-routes.ts";
 import { limitBody } from "./http/body-limit.ts";
@@ -44,7 +44,7 @@ export function createApp(services: AppServices, { isReady = () => true, log = (
   app.onError((error, c) => {
     const docentError = toDocentError(error);
     if (docentError.code === "INTERNAL_SERVER_ERROR") log(`error: ${c.req.method} ${c.req.path}: ${(error as Error)?.stack ?? error}`);
-    return errorResponse(docentError instanceof DocentError ? docentError : toDocentError(error));
+    return errorResponse(docentError);
   });
   return app;
 }

@@ -3,6 +3,7 @@ import { createCitationRenumberer } from "./citations.ts";
 import { DocentError, isAbortError, toDocentError } from "./errors.ts";
 import type { LanguageModel, ModelStreamPart } from "./language-model.ts";
 import { referencesBlock, type Reference } from "./references.ts";
+import { settleUsage } from "./settle-usage.ts";
 
 /** A reply that needs no model: the sources do not cover the question. */
 export async function* fixedReply(text: string, promptTokens: number, completionTokens: number): AsyncGenerator<ChatPart> {
@@ -65,10 +66,6 @@ export async function* relay(
   yield {
     type: "finish",
     finishReason: finish.finishReason,
-    usage: {
-      promptTokens: finish.usage?.promptTokens ?? promptTokens(),
-      completionTokens: finish.usage?.completionTokens ?? countTokens(text),
-      reasoningTokens: finish.usage?.reasoningTokens ?? 0,
-    },
+    usage: settleUsage(finish.usage, { prompt: promptTokens, completion: () => countTokens(text) }),
   };
 }

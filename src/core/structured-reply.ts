@@ -1,6 +1,7 @@
 import type { ChatPart } from "./chat-engine.ts";
 import { DocentError, isAbortError, toDocentError } from "./errors.ts";
 import type { FinishReason, LanguageModel, ModelCallOptions, ModelStreamPart, TokenUsage } from "./language-model.ts";
+import { settleUsage } from "./settle-usage.ts";
 import { checkStructuredReply, type SchemaValidator, type StructuredFormat } from "./structured-output.ts";
 
 interface Attempt {
@@ -24,11 +25,7 @@ async function collect(stream: AsyncIterable<ModelStreamPart>, promptText: strin
     deltas,
     text,
     finishReason: finish.finishReason,
-    usage: {
-      promptTokens: finish.usage?.promptTokens ?? countTokens(promptText),
-      completionTokens: finish.usage?.completionTokens ?? countTokens(text),
-      reasoningTokens: finish.usage?.reasoningTokens ?? 0,
-    },
+    usage: settleUsage(finish.usage, { prompt: () => countTokens(promptText), completion: () => countTokens(text) }),
   };
 }
 
