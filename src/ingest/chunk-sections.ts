@@ -6,23 +6,27 @@ const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
 /** Splits text into pieces of at most `max` words, at paragraph, then line, then word boundaries. */
 export function splitText(text: string, max: number): string[] {
   if (words(text) <= max) return [text];
-  const pieces: string[] = [];
-  let current = "";
   const units = text.split(/\n+/).flatMap((para) => {
-    if (words(para) <= max) return [para];
-    const w = para.split(/\s+/);
-    const out: string[] = [];
-    for (let i = 0; i < w.length; i += max) out.push(w.slice(i, i + max).join(" "));
+    const w = para.split(/\s+/).filter(Boolean);
+    if (w.length <= max) return [{ text: para, words: w.length }];
+    const out: Array<{ text: string; words: number }> = [];
+    for (let i = 0; i < w.length; i += max) out.push({ text: w.slice(i, i + max).join(" "), words: Math.min(max, w.length - i) });
     return out;
   });
+  // Word counts are carried along, not recounted: a long section has thousands of lines.
+  const pieces: string[] = [];
+  let current: string[] = [];
+  let count = 0;
   for (const unit of units) {
-    if (current && words(current) + words(unit) > max) {
-      pieces.push(current);
-      current = "";
+    if (current.length > 0 && count + unit.words > max) {
+      pieces.push(current.join("\n"));
+      current = [];
+      count = 0;
     }
-    current = current ? `${current}\n${unit}` : unit;
+    current.push(unit.text);
+    count += unit.words;
   }
-  if (current) pieces.push(current);
+  if (current.length > 0) pieces.push(current.join("\n"));
   return pieces;
 }
 
