@@ -25,7 +25,7 @@ const { values } = parseArgs({
     questions: { type: "string", default: path.resolve(import.meta.dirname, "../../shared/eval/dev.jsonl") },
     cache: { type: "string", default: path.resolve(import.meta.dirname, "../.eval-cache") },
     replicas: { type: "string", default: "10" },
-    rounds: { type: "string", default: "5" },
+    rounds: { type: "string", default: "20" },
   },
 });
 const sources: EvalSource[] = JSON.parse(fs.readFileSync(values.sources!, "utf8"));

@@ -36,13 +36,13 @@ export interface AppServices {
  * Wires configuration to adapters and the core: the database (migrated
  * first), the embedded index, the models and the chat engine.
  */
-export async function createServices(config: Config): Promise<AppServices> {
+export async function createServices(config: Config, { preloadIndex = true }: { preloadIndex?: boolean } = {}): Promise<AppServices> {
   await migrateDatabase(config);
   const prisma = isPostgresUrl(config.DATABASE_URL) ? await createPostgresClient(config.DATABASE_URL!) : createSqliteClient(databaseFile(config));
   // Weaviate when WEAVIATE_URL is set (loaded only then), else the embedded on-disk index.
   const index = config.WEAVIATE_URL
     ? await (await import("./retrieval/weaviate/weaviate-index.ts")).openWeaviateIndex({ url: config.WEAVIATE_URL, grpcUrl: config.WEAVIATE_GRPC_URL, apiKey: config.WEAVIATE_API_KEY, prefix: config.WEAVIATE_COLLECTION_PREFIX })
-    : openSqliteIndex(indexFile(config));
+    : openSqliteIndex(indexFile(config), { preload: preloadIndex });
   const embedder = config.EMBEDDINGS_MODEL
     ? createOpenAIEmbedder({
         client: new OpenAI({ apiKey: config.EMBEDDINGS_API_KEY ?? "not-needed", baseURL: config.EMBEDDINGS_BASE_URL, timeout: config.PROVIDER_TIMEOUT_MS, maxRetries: config.PROVIDER_MAX_RETRIES }),

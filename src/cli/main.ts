@@ -58,7 +58,8 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
       return 0;
     }
     if (group !== "keys" && group !== "sources") throw new UsageError(`Unknown command '${group}'.`);
-    const services = await createServices(config);
+    // A CLI command searches nothing: the index's segments stay on disk.
+    const services = await createServices(config, { preloadIndex: false });
     try {
       if (group === "keys") await keysCommand(services.keys, rest, parsed.values, print);
       else await sourcesCommand(services, rest, parsed.values, print);

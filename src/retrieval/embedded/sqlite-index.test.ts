@@ -3,12 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { retrieverContract } from "../retriever.contract.ts";
+import Database from "better-sqlite3";
 import { openSqliteIndex } from "./sqlite-index.ts";
-import { buildMatch, queryWords } from "./fts-query.ts";
+import { queryWords } from "../query-words.ts";
 
+const ID = "11111111-2222-4333-8444-555555555555";
 const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "docent-index-")), "index.db");
 
-retrieverContract("embedded SQLite FTS5", async () => {
+retrieverContract("embedded SQLite index", async () => {
   const index = openSqliteIndex(tempFile());
   return { retrieve: index.retrieve, writer: index.writer, cleanup: async () => index.close() };
 });
@@ -27,23 +29,37 @@ describe("embedded index on disk", () => {
   });
 });
 
-describe("fts query building", () => {
+describe("index schema upgrade", () => {
+  it("keeps the passages of a version-4 (FTS5) index and searches them", async () => {
+    const file = tempFile();
+    const old = new Database(file);
+    old.exec(`
+      CREATE TABLE page (source_id TEXT NOT NULL, url TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (source_id, url));
+      CREATE TABLE chunk (id INTEGER PRIMARY KEY, source_id TEXT NOT NULL, src TEXT NOT NULL, url TEXT NOT NULL, anchor TEXT NOT NULL,
+        title TEXT NOT NULL, section TEXT NOT NULL, body TEXT NOT NULL, idents TEXT NOT NULL);
+      CREATE VIRTUAL TABLE chunk_fts USING fts5(title, section, body, idents, src, content='chunk', content_rowid='id');
+      CREATE VIRTUAL TABLE chunk_vocab USING fts5vocab(chunk_fts, 'row');
+      CREATE VIRTUAL TABLE fts_s1111 USING fts5(title, section, body, idents, content='chunk', content_rowid='id');
+      CREATE TRIGGER chunk_ai AFTER INSERT ON chunk BEGIN
+        INSERT INTO chunk_fts (rowid, title, section, body, idents, src) VALUES (new.id, new.title, new.section, new.body, new.idents, new.src);
+      END;
+      INSERT INTO page VALUES ('${ID}', 'https://x/sharding.html', 'h');
+      INSERT INTO chunk (source_id, src, url, anchor, title, section, body, idents) VALUES ('${ID}', 's1111', 'https://x/sharding.html', 'intro', 'Sharding', 'Intro', 'Sharding splits data across servers.', '');
+      PRAGMA user_version = 4;`);
+    old.close();
+    const index = openSqliteIndex(file);
+    const { chunks } = await index.retrieve({ query: "how is data split across servers?", sourceIds: [ID], limit: 5 });
+    expect(chunks.map((c) => [c.url, c.anchor])).toEqual([["https://x/sharding.html", "intro"]]);
+    expect([...(await index.writer.pageHashes(ID)).keys()]).toEqual(["https://x/sharding.html"]);
+    index.close();
+    const tables = new Database(file).prepare(`SELECT name FROM sqlite_master WHERE name LIKE '%fts%' OR name LIKE '%vocab%'`).pluck().all();
+    expect(tables).toEqual([]);
+  });
+});
+
+describe("query words", () => {
   it("drops stop words and splits words as the index does", () => {
     expect(queryWords("How do I create an index in Node.js?")).toEqual(["create", "index", "node", "js"]);
     expect(queryWords('what is "quoted" OR NEAR')).toEqual(["quoted", "near"]);
-  });
-
-  it("quotes every term and puts the source filter inside the match expression", () => {
-    expect(buildMatch(["quoted", "near"])).toBe('{title section body idents} : ("quoted" OR "near")');
-    expect(buildMatch(["vacuum"], ["0B5E5A3E-8A4C-4C1E-9A51-0C1A2B3C4D5E"])).toBe(
-      '({title section body idents} : ("vacuum")) AND (src : ("s0b5e5a3e8a4c4c1e9a510c1a2b3c4d5e"))',
-    );
-    expect(buildMatch([])).toBeNull();
-  });
-
-  it("selects candidates by the telling words and ranks them by all", () => {
-    expect(buildMatch(["reorder", "table"], undefined, ["reorder"])).toBe(
-      '({title section body idents} : ("reorder")) AND ({title section body idents} : ("reorder" OR "table"))',
-    );
   });
 });

@@ -2,39 +2,18 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { IndexWriter, PageChunks, QueryTerm, RetrievedChunk, Retriever, VectorSearch } from "../../core/retriever.ts";
+import { queryWords } from "../query-words.ts";
 import { makeVectorStore } from "./vector-store.ts";
-import { makeSourceShards, type ShardRow } from "./source-shards.ts";
-import { buildMatch, queryWords, sourceToken } from "./fts-query.ts";
-import { makeTermMatcher, porterStem } from "../term-matcher.ts";
-import { identifierParts } from "./identifier-parts.ts";
-
-const SCHEMA_VERSION = 4;
+import { buildSegment, FIELD, segmentRow, type SegmentInput } from "./segment.ts";
+import { makeSegmentStore, postingsCount } from "./segment-store.ts";
+import { searchSegments } from "./segment-search.ts";
+import { fold, stemOf } from "./analyzer.ts";
+import { migrateIndex } from "./index-schema.ts";
 
 /** A word in more than this share of all chunks is too common to select candidates by (it still ranks them)… */
 const COMMON_SHARE = 0.1;
 /** …once the index is large enough for that to matter. */
 const GATING_MIN_CHUNKS = 2000;
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS page (source_id TEXT NOT NULL, url TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (source_id, url));
-CREATE TABLE IF NOT EXISTS chunk (
-  id INTEGER PRIMARY KEY, source_id TEXT NOT NULL, src TEXT NOT NULL, url TEXT NOT NULL, anchor TEXT NOT NULL,
-  title TEXT NOT NULL, section TEXT NOT NULL, body TEXT NOT NULL, idents TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS chunk_by_source ON chunk (source_id, url);
-CREATE VIRTUAL TABLE IF NOT EXISTS chunk_fts USING fts5(
-  title, section, body, idents, src, content='chunk', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
-CREATE TABLE IF NOT EXISTS chunk_vec (id INTEGER PRIMARY KEY, source_id TEXT NOT NULL, vec BLOB NOT NULL);
-CREATE VIRTUAL TABLE IF NOT EXISTS chunk_vocab USING fts5vocab(chunk_fts, 'row');
-CREATE TRIGGER IF NOT EXISTS chunk_ai AFTER INSERT ON chunk BEGIN
-  INSERT INTO chunk_fts (rowid, title, section, body, idents, src) VALUES (new.id, new.title, new.section, new.body, new.idents, new.src);
-END;
-CREATE TRIGGER IF NOT EXISTS chunk_ad AFTER DELETE ON chunk BEGIN
-  DELETE FROM chunk_vec WHERE id = old.id;
-  INSERT INTO chunk_fts (chunk_fts, rowid, title, section, body, idents, src) VALUES ('delete', old.id, old.title, old.section, old.body, old.idents, old.src);
-END;
-`;
-
-/** BM25 column weights: title, section, body, identifier parts, source token. */
-const RANK = "bm25(4.0, 2.0, 1.0, 1.0, 0.0)";
 
 export interface SqliteIndex {
   retrieve: Retriever;
@@ -46,118 +25,106 @@ export interface SqliteIndex {
   close(): void;
 }
 
+type ChunkRow = Omit<RetrievedChunk, "score" | "matched" | "titleMatched" | "headingMatched"> & { id: number };
+
 /**
- * The embedded retrieval index: SQLite FTS5 in one file, opened in WAL mode so
- * a CLI ingest and a running server can share it; readers keep the previous
- * state until a source's replacement commits.
+ * The embedded retrieval index, in one SQLite file opened in WAL mode so a CLI
+ * ingest and a running server can share it. Passages are rows; each source's
+ * inverted index is one `segment` row, written in the same transaction as its
+ * passages (readers see a source's old state or its new one) and searched in
+ * memory, so a query costs postings arithmetic, not a scan of every match.
  */
-export function openSqliteIndex(file: string): SqliteIndex {
+export function openSqliteIndex(file: string, { preload = false }: { preload?: boolean } = {}): SqliteIndex {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma("busy_timeout = 10000");
-  // The index is derived data: an index built by another schema version is rebuilt empty (re-add sources).
-  if (db.pragma("user_version", { simple: true }) !== SCHEMA_VERSION) {
-    db.exec("DROP TABLE IF EXISTS chunk_vocab; DROP TABLE IF EXISTS chunk_fts; DROP TABLE IF EXISTS chunk; DROP TABLE IF EXISTS page; DROP TABLE IF EXISTS chunk_vec;");
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  }
-  db.exec(SCHEMA);
-  db.prepare(`INSERT INTO chunk_fts (chunk_fts, rank) VALUES ('rank', ?)`).run(RANK);
 
-  // Rank inside FTS5 first, then read only the winners' text.
-  const search = db.prepare(
-    `WITH top AS (SELECT rowid AS id, rank FROM chunk_fts WHERE chunk_fts MATCH ? ORDER BY rank LIMIT ?)
-     SELECT c.id AS id, c.source_id AS sourceId, c.url, c.anchor, c.title, c.section, c.body AS text, c.idents, top.rank AS rank
-     FROM top JOIN chunk c ON c.id = top.id ORDER BY top.rank`,
+  const unindexed = migrateIndex(db);
+  const sourceChunks = db.prepare(`SELECT id, url, title, section, body AS text FROM chunk WHERE source_id = ? ORDER BY id`);
+  const deleteSegment = db.prepare(`DELETE FROM segment WHERE source_id = ?`);
+  const insertSegment = db.prepare(
+    `INSERT INTO segment (source_id, docs, tokens, terms, rowids, lengths, starts, postings, freqs, masks)
+     VALUES (@sourceId, @docs, @tokens, @terms, @rowids, @lengths, @starts, @postings, @freqs, @masks)`,
   );
-  const docFrequency = db.prepare(`SELECT doc FROM chunk_vocab WHERE term = ?`).pluck();
-  const chunkCount = db.prepare(`SELECT count(*) FROM chunk`).pluck();
-  const dataVersion = db.prepare(`PRAGMA data_version`).pluck();
+  /** Rebuilds a source's segment from the passages given (all of the source's, in id order). */
+  const writeSegment = (sourceId: string, chunks: SegmentInput[]) => {
+    deleteSegment.run(sourceId);
+    if (chunks.length > 0) insertSegment.run({ sourceId, ...segmentRow(buildSegment(chunks)) });
+  };
+  if (unindexed.length > 0) db.transaction(() => unindexed.forEach((id) => writeSegment(id, sourceChunks.all(id) as SegmentInput[])))();
 
-  // Document frequencies are cached until this or another connection writes.
-  let version = -1;
-  let total = 0;
-  const dfCache = new Map<string, number>();
-  const freshStats = () => {
-    const v = dataVersion.get() as number;
-    if (v !== version || total === 0) {
-      version = v;
-      dfCache.clear();
-      total = chunkCount.get() as number;
-    }
-  };
-  const df = (stem: string) => {
-    let n = dfCache.get(stem);
-    if (n === undefined) {
-      n = (docFrequency.get(stem) as number | undefined) ?? 0;
-      if (dfCache.size > 20_000) dfCache.clear();
-      dfCache.set(stem, n);
-    }
-    return n;
-  };
+  const rowsById = db.prepare(`SELECT id, source_id AS sourceId, url, anchor, title, section, body AS text FROM chunk WHERE id IN (SELECT value FROM json_each(?))`);
   const deleteChunks = db.prepare(`DELETE FROM chunk WHERE source_id = ?`);
   const deletePageChunks = db.prepare(`DELETE FROM chunk WHERE source_id = ? AND url = ?`);
   const deletePage = db.prepare(`DELETE FROM page WHERE source_id = ? AND url = ?`);
+  const deletePages = db.prepare(`DELETE FROM page WHERE source_id = ?`);
   const hashesOf = db.prepare(`SELECT url, hash FROM page WHERE source_id = ?`);
   const totalsOf = db.prepare(`SELECT (SELECT count(*) FROM page WHERE source_id = ?) AS pages, (SELECT count(*) FROM chunk WHERE source_id = ?) AS chunks`);
-  const deletePages = db.prepare(`DELETE FROM page WHERE source_id = ?`);
   const insertPage = db.prepare(`INSERT OR REPLACE INTO page (source_id, url, hash) VALUES (?, ?, ?)`);
-  const insertChunk = db.prepare(
-    `INSERT INTO chunk (source_id, src, url, anchor, title, section, body, idents) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-
+  const insertChunk = db.prepare(`INSERT INTO chunk (source_id, url, anchor, title, section, body) VALUES (?, ?, ?, ?, ?, ?)`);
   const insertVec = db.prepare(`INSERT INTO chunk_vec (id, source_id, vec) VALUES (?, ?, ?)`);
-  const shards = makeSourceShards(db);
-  const pageRows = db.prepare(`SELECT id, title, section, body, idents FROM chunk WHERE source_id = ? AND url = ?`);
-  const insertPages = (sourceId: string, pages: PageChunks[]) => {
-    const src = sourceToken(sourceId);
-    shards.ensure(sourceId);
+
+  const insertPages = (sourceId: string, pages: PageChunks[]): SegmentInput[] => {
+    const inserted: SegmentInput[] = [];
     for (const page of pages) {
       insertPage.run(sourceId, page.url, page.hash);
       for (const c of page.chunks) {
-        const idents = identifierParts(`${c.title} ${c.section} ${c.text}`);
-        const { lastInsertRowid } = insertChunk.run(sourceId, src, c.url, c.anchor, c.title, c.section, c.text, idents);
-        shards.insert(sourceId, { id: lastInsertRowid, title: c.title, section: c.section, body: c.text, idents });
-        if (c.embedding) insertVec.run(lastInsertRowid, sourceId, Buffer.from(c.embedding.buffer, c.embedding.byteOffset, c.embedding.byteLength));
+        const id = Number(insertChunk.run(sourceId, c.url, c.anchor, c.title, c.section, c.text).lastInsertRowid);
+        inserted.push({ id, url: c.url, title: c.title, section: c.section, text: c.text });
+        if (c.embedding) insertVec.run(id, sourceId, Buffer.from(c.embedding.buffer, c.embedding.byteOffset, c.embedding.byteLength));
       }
     }
+    return inserted;
   };
   const totals = (sourceId: string) => totalsOf.get(sourceId, sourceId) as { pages: number; chunks: number };
   const replace = db.transaction((sourceId: string, pages: PageChunks[]) => {
-    shards.drop(sourceId);
     deleteChunks.run(sourceId);
     deletePages.run(sourceId);
-    insertPages(sourceId, pages);
+    writeSegment(sourceId, insertPages(sourceId, pages));
     return totals(sourceId);
   });
   const apply = db.transaction((sourceId: string, upsert: PageChunks[], remove: string[]) => {
     for (const url of [...remove, ...upsert.map((p) => p.url)]) {
-      for (const row of pageRows.all(sourceId, url) as ShardRow[]) shards.remove(sourceId, row);
       deletePageChunks.run(sourceId, url);
       deletePage.run(sourceId, url);
     }
     insertPages(sourceId, upsert);
+    writeSegment(sourceId, sourceChunks.all(sourceId) as SegmentInput[]);
     return totals(sourceId);
   });
   const remove = db.transaction((sourceId: string) => {
-    shards.drop(sourceId);
     deleteChunks.run(sourceId);
     deletePages.run(sourceId);
+    deleteSegment.run(sourceId);
   });
 
+  const segments = makeSegmentStore(db);
+  // A server loads every segment at start, so its first question is as fast as the rest.
+  if (preload) segments.current();
   const vectors = makeVectorStore(db);
+  const written = <T>(result: T) => {
+    segments.invalidate();
+    return result;
+  };
 
   return {
     vectorSearch: async (vector, sourceIds, limit) => vectors.search(vector, sourceIds, limit),
     async retrieve({ query, sourceIds, limit }) {
-      freshStats();
-      const terms: Array<QueryTerm & { df: number }> = [];
+      const all = segments.current();
+      let total = 0;
+      for (const s of all.values()) total += s.n;
+      const scope = sourceIds ? sourceIds.flatMap((id) => all.get(id) ?? []) : [...all.values()];
+
+      const terms: Array<QueryTerm & { id: number | undefined; df: number }> = [];
       for (const word of queryWords(query)) {
-        const term = porterStem(word);
+        const term = stemOf(fold(word));
         if (terms.some((t) => t.term === term)) continue;
-        const n = df(term);
-        terms.push({ term, text: word, df: n, weight: Math.log(1 + (total - n + 0.5) / (n + 0.5)) });
+        const id = segments.termId(term);
+        let df = 0;
+        if (id !== undefined) for (const s of all.values()) df += postingsCount(s, id);
+        terms.push({ term, text: word, id, df, weight: Math.log(1 + (total - df + 0.5) / (df + 0.5)) });
       }
       // A word no chunk contains weighs as much as the rarest known one: enough to
       // mark an off-topic question, not so much that one typo sinks a good answer.
@@ -166,25 +133,27 @@ export function openSqliteIndex(file: string): SqliteIndex {
       // In a large index, candidates come from the telling words; very common ones only rank them.
       const known = terms.filter((t) => t.df > 0);
       const telling = total >= GATING_MIN_CHUNKS ? known.filter((t) => t.df <= total * COMMON_SHARE) : known;
-      const selectors = (telling.length > 0 ? telling : [...known].sort((a, b) => a.df - b.df).slice(0, 2)).map((t) => t.text);
+      const selectors = new Set(telling.length > 0 ? telling : [...known].sort((a, b) => a.df - b.df).slice(0, 2));
       const publicTerms = terms.map(({ term, text, weight }) => ({ term, text, weight }));
-      const words = terms.map((t) => t.text);
-      const select = selectors.length > 0 ? selectors : undefined;
-      const match = buildMatch(words, sourceIds, select);
-      if (!match) return { chunks: [], terms: publicTerms };
-      // One source: its own shard ranks only its passages. Several or all (or no shard yet):
-      // the shared table, filtered inside MATCH.
-      const single = sourceIds?.length === 1 ? sourceIds[0]! : null;
-      const rows = ((single && shards.search(single, buildMatch(words, undefined, select)!, limit)) ?? search.all(match, limit)) as Array<Omit<RetrievedChunk, "score" | "matched" | "titleMatched" | "headingMatched"> & { id: number; rank: number; idents: string }>;
-      const matcher = makeTermMatcher(terms.map((t) => t.term));
-      const chunks = rows.map(({ id, rank, idents, ...row }) => ({
-        ...row,
-        key: String(id),
-        score: -rank,
-        matched: matcher(`${row.title} ${row.section} ${row.text} ${idents}`),
-        titleMatched: matcher(`${row.title} ${row.url.slice(row.url.lastIndexOf("/") + 1).replace(/\.[a-z]+$/, "")}`),
-        headingMatched: matcher(`${row.section} ${identifierParts(row.section)}`),
-      }));
+
+      const hits = searchSegments(scope, terms.map((t) => ({ id: t.id, selects: selectors.has(t) })), limit);
+      if (hits.length === 0) return { chunks: [], terms: publicTerms };
+      const rows = new Map((rowsById.all(JSON.stringify(hits.map((h) => h.segment.rowids[h.doc]))) as ChunkRow[]).map((r) => [r.id, r]));
+      const chunks: RetrievedChunk[] = [];
+      for (const hit of hits) {
+        const row = rows.get(hit.segment.rowids[hit.doc]!);
+        if (!row) continue; // removed by a commit after the search began
+        const { id, ...chunk } = row;
+        const having = (bits: number) => terms.filter((_, i) => (hit.masks[i]! & bits) !== 0).map((t) => t.term);
+        chunks.push({
+          ...chunk,
+          key: String(id),
+          score: hit.score,
+          matched: having(FIELD.title | FIELD.heading | FIELD.text),
+          titleMatched: having(FIELD.title),
+          headingMatched: having(FIELD.heading),
+        });
+      }
       return { chunks, terms: publicTerms };
     },
     writer: {
@@ -192,13 +161,13 @@ export function openSqliteIndex(file: string): SqliteIndex {
         return new Map((hashesOf.all(sourceId) as Array<{ url: string; hash: string }>).map((r) => [r.url, r.hash]));
       },
       async applyChanges(sourceId, { upsert, remove }) {
-        return apply.immediate(sourceId, upsert, remove);
+        return written(apply.immediate(sourceId, upsert, remove));
       },
       async replaceSource(sourceId, pages) {
-        return replace.immediate(sourceId, pages);
+        return written(replace.immediate(sourceId, pages));
       },
       async removeSource(sourceId) {
-        remove.immediate(sourceId);
+        written(remove.immediate(sourceId));
       },
     },
     stats() {

@@ -1,0 +1,47 @@
+import type Database from "better-sqlite3";
+
+export const SCHEMA_VERSION = 5;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS page (source_id TEXT NOT NULL, url TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (source_id, url));
+CREATE TABLE IF NOT EXISTS chunk (
+  id INTEGER PRIMARY KEY, source_id TEXT NOT NULL, url TEXT NOT NULL, anchor TEXT NOT NULL,
+  title TEXT NOT NULL, section TEXT NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS chunk_by_source ON chunk (source_id, url);
+CREATE TABLE IF NOT EXISTS chunk_vec (id INTEGER PRIMARY KEY, source_id TEXT NOT NULL, vec BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS segment (
+  generation INTEGER PRIMARY KEY AUTOINCREMENT, source_id TEXT NOT NULL UNIQUE, docs INTEGER NOT NULL, tokens INTEGER NOT NULL,
+  terms TEXT NOT NULL, rowids BLOB NOT NULL, lengths BLOB NOT NULL, starts BLOB NOT NULL, postings BLOB NOT NULL, freqs BLOB NOT NULL, masks BLOB NOT NULL);
+CREATE TRIGGER IF NOT EXISTS chunk_ad AFTER DELETE ON chunk BEGIN
+  DELETE FROM chunk_vec WHERE id = old.id;
+END;
+`;
+
+/**
+ * Brings the index file to the current schema and returns the sources whose
+ * segments must be (re)built. Version 4 kept the same passages under SQLite
+ * FTS5 tables: those are dropped and the passages kept. Older or unknown
+ * versions are derived data and start empty (re-add their sources).
+ */
+export function migrateIndex(db: Database.Database): string[] {
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (version === SCHEMA_VERSION) {
+    db.exec(SCHEMA);
+    return [];
+  }
+  return db.transaction(() => {
+    let rebuild: string[] = [];
+    const tables = (like: string) => (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ? ESCAPE '\\'`).pluck().all(like) as string[]);
+    db.exec(`DROP TRIGGER IF EXISTS chunk_ai; DROP TRIGGER IF EXISTS chunk_ad; DROP TABLE IF EXISTS chunk_vocab; DROP TABLE IF EXISTS chunk_fts;`);
+    for (const shard of tables("fts\\_s%")) db.exec(`DROP TABLE IF EXISTS "${shard}"`);
+    if (version === 4) {
+      db.exec(`ALTER TABLE chunk DROP COLUMN src; ALTER TABLE chunk DROP COLUMN idents;`);
+      rebuild = db.prepare(`SELECT DISTINCT source_id FROM chunk`).pluck().all() as string[];
+    } else {
+      db.exec(`DROP TABLE IF EXISTS chunk_vec; DROP TABLE IF EXISTS chunk; DROP TABLE IF EXISTS page; DROP TABLE IF EXISTS segment;`);
+    }
+    db.exec(SCHEMA);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    return rebuild;
+  })();
+}
