@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { typed } from "./segment.ts";
+import { MAX_16_BIT_DOCS, typed } from "./segment.ts";
 
 /** A source's segment as searched: terms by interned id, postings as typed arrays. */
 export interface LoadedSegment {
@@ -89,7 +89,7 @@ export function makeSegmentStore(db: Database.Database) {
       ids: Int32Array.from(order, (o) => o[0]),
       slots: Uint32Array.from(order, (o) => o[1]),
       starts: typed(r.starts, Uint32Array),
-      docs: r.postings.byteLength === r.freqs.byteLength * 2 ? typed(r.postings, Uint16Array) : typed(r.postings, Uint32Array),
+      docs: r.docs <= MAX_16_BIT_DOCS ? typed(r.postings, Uint16Array) : typed(r.postings, Uint32Array),
       freqs: typed(r.freqs, Uint8Array),
       masks: typed(r.masks, Uint8Array),
     };

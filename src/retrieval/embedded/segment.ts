@@ -9,6 +9,9 @@ import { forEachTerm } from "./analyzer.ts";
  */
 export const FIELD = { title: 1, heading: 2, text: 4 } as const;
 
+/** Segments of up to this many passages number them in 16 bits. */
+export const MAX_16_BIT_DOCS = 0x10000;
+
 export interface SegmentInput {
   id: number;
   url: string;
@@ -63,7 +66,7 @@ export function buildSegment(chunks: readonly SegmentInput[]): SegmentData {
   const terms = [...postings.keys()].sort();
   const total = terms.reduce((n, t) => n + postings.get(t)!.length / 2, 0);
   const starts = new Uint32Array(terms.length + 1);
-  const docs = chunks.length <= 0x10000 ? new Uint16Array(total) : new Uint32Array(total);
+  const docs = chunks.length <= MAX_16_BIT_DOCS ? new Uint16Array(total) : new Uint32Array(total);
   const freqs = new Uint8Array(total);
   const masks = new Uint8Array(total);
   let at = 0;
