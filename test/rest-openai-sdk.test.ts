@@ -67,7 +67,7 @@ describe("REST chat completions with the openai SDK", () => {
     expect(usage.choices).toEqual([]);
     expect(usage.usage).toEqual(whole.usage);
     // include_references appends each reference's title and URL, streamed like the rest.
-    expect(content).toContain("\n\nReferences:\n[1] CLUSTER: https://www.postgresql.org/docs/15/sql-cluster.html");
+    expect(content).toContain("\n\nReferences:\n[1] CLUSTER — cluster a table according to an index: https://www.postgresql.org/docs/15/sql-cluster.html");
   });
 
   it("limits replies and references to the listed sources", async () => {

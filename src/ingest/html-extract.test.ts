@@ -44,4 +44,28 @@ describe("extractHtml", () => {
     const all = JSON.stringify(page);
     expect(all).not.toMatch(/sidebar text|Copyright|¶|Table of Contents/);
   });
+
+  it("adds a reference page's purpose line to its title: a man page's NAME, a DocBook refentry's name line", () => {
+    const manPage = `<html><head><title>git-stash(1)</title></head><body class="manpage">
+<div id="header"><h1>git-stash(1) Manual Page</h1><h2>NAME</h2><div class="sectionbody"><p>git-stash -
+   Stash the changes in a dirty working directory away</p></div></div>
+<div id="content"><div class="sect1"><h2 id="_synopsis">SYNOPSIS</h2><div class="sectionbody"><pre>git stash list</pre></div></div>
+<div class="sect1"><h2 id="_description">DESCRIPTION</h2><div class="sectionbody"><p>Use git stash when you want to record the current state.</p></div></div></div></body></html>`;
+    expect(extractHtml(manPage).title).toBe("git-stash(1) — Stash the changes in a dirty working directory away");
+    const refentry = `<html><head><title>CREATE INDEX</title></head><body><div class="refentry" id="SQL-CREATEINDEX">
+<div class="refnamediv"><h2><span class="refentrytitle">CREATE INDEX</span></h2><p>CREATE INDEX — define a new index</p></div>
+<div class="refsect1"><h2>Description</h2><p>CREATE INDEX constructs an index on the specified column(s).</p></div></div></body></html>`;
+    expect(extractHtml(refentry).title).toBe("CREATE INDEX — define a new index");
+    // A first line that merely contains a dash is not a purpose line.
+    expect(extractHtml(docbook.replace("A <em>partial index</em> is", "Indexes - partial ones - are")).title).toBe("11.8. Partial Indexes");
+  });
+
+  it("marks a page whose text is half links (a table of contents, a keyword index) as navigational", () => {
+    const links = Array.from({ length: 40 }, (_, i) => `<li><a href="p${i}.html">Section ${i} title words</a></li>`).join("");
+    const toc = `<html><head><title>Chapter 5. Data Definition</title></head><body><div id="content"><h1>Chapter 5. Data Definition</h1>
+${"<p>This chapter covers how one creates the database structures that will hold one's data.</p>".repeat(6)}<ul>${links}</ul></div></body></html>`;
+    // About 60% of the text is link text: more than half, less than the 65% a stricter rule would need.
+    expect(extractHtml(toc).navigational).toBe(true);
+    expect(extractHtml(docbook).navigational).toBe(false);
+  });
 });

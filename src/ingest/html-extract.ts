@@ -19,12 +19,32 @@ function anchorOf(heading: HTMLElement): string {
 }
 
 /** Share of a page's text that sits inside links: a table of contents or index is mostly links. */
-const NAVIGATIONAL_LINK_DENSITY = 0.65;
+const NAVIGATIONAL_LINK_DENSITY = 0.5;
 function linkDensity(body: HTMLElement): number {
   const total = body.text.replace(/\s+/g, "").length;
   if (total < 200) return 0;
   const linked = body.querySelectorAll("a").reduce((n, a) => n + a.text.replace(/\s+/g, "").length, 0);
   return linked / total;
+}
+
+/**
+ * A reference page's one-line purpose joins its title, as a man page's NAME
+ * line ("git-tag - Create, list, delete or verify a tag object") or a DocBook
+ * refentry's ("CREATE INDEX — define a new index") says what the page is for
+ * in words a question uses, where the title is only the command's name.
+ */
+function withPurpose(title: string, root: HTMLElement, sections: readonly Section[]): string {
+  const name = title.replace(/\(\d\w*\)$/, "").trim().toLowerCase();
+  if (!name) return title;
+  // Man pages keep NAME in the page header, outside the article body.
+  const nameHeading = root.querySelectorAll("h2, h3").find((h) => /^name$/i.test(h.text.trim()));
+  const candidates = [nameHeading?.nextElementSibling?.text ?? "", ...sections.slice(0, 2).map((s) => s.text.split(/\n\s*\n/).find((l) => l.trim()) ?? "")];
+  for (const text of candidates) {
+    const line = text.replace(/\s+/g, " ").trim();
+    const m = /^(.{1,80}?)\s+[-—–]\s+(.{3,160})$/u.exec(line);
+    if (m && m[1]!.toLowerCase() === name) return `${title} — ${m[2]!.trim()}`;
+  }
+  return title;
 }
 
 const headingText = (el: HTMLElement) => el.text.replace(/[¶#]\s*$/u, "").replace(/\s+/g, " ").trim();
@@ -80,5 +100,5 @@ export function extractHtml(html: string): ExtractedPage {
   };
   for (const child of body.childNodes) walk(child);
   flush();
-  return { title, sections, navigational: linkDensity(body) > NAVIGATIONAL_LINK_DENSITY };
+  return { title: withPurpose(title, root, sections), sections, navigational: linkDensity(body) > NAVIGATIONAL_LINK_DENSITY };
 }
