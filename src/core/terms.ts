@@ -6,7 +6,7 @@ const STOP_WORDS = new Set(
   (
     "a about above after again against all am an and any are as at be because been before being below between both but by " +
     "can could did do does doing don done down during each either else ever every few for from further get gets got had has have having " +
-    "he her here hers him his how i if in into is it its itself just let like ll may me might more most much must my " +
+    "he her here hers him his how i if in into is it its itself just let like ll many may me might mine more most much must my " +
     "need no nor not now of off on once one only or other our ours out over own please re really same shall she should so some " +
     "such tell than that the their theirs them then there these they thing things this those through to too under until up upon us " +
     "use used using ve very via want wants was way ways we were what when where whether which while who whom whose why will with " +
