@@ -55,7 +55,12 @@ export function normaliseBaseUrl(baseUrl: string): string {
 export const pageUrl = (doc: Pick<SourceDocument, "relPath" | "url">, baseUrl: string) =>
   doc.url ?? new URL(doc.relPath.split("/").map(encodeURIComponent).join("/"), baseUrl).toString();
 
-export const contentHash = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+/**
+ * Bumped whenever extraction or chunking changes what a page becomes, so the
+ * next sync re-reads pages whose bytes did not change.
+ */
+const EXTRACTION_VERSION = "2";
+export const contentHash = (bytes: Buffer) => createHash("sha256").update(`docent-extraction-${EXTRACTION_VERSION}\n`).update(bytes).digest("hex");
 
 type ReadResult = { page: PageChunks } | { skipped: "unreadable" | "not-content" };
 

@@ -86,6 +86,7 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
     return totals(sourceId);
   });
   const apply = db.transaction((sourceId: string, upsert: PageChunks[], remove: string[]) => {
+    if (upsert.length === 0 && remove.length === 0) return totals(sourceId);
     for (const url of [...remove, ...upsert.map((p) => p.url)]) {
       deletePageChunks.run(sourceId, url);
       deletePage.run(sourceId, url);
