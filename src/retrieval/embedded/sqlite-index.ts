@@ -1,19 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { IndexWriter, PageChunks, QueryTerm, RetrievedChunk, Retriever, VectorSearch } from "../../core/retriever.ts";
-import { queryWords } from "../query-words.ts";
+import type { IndexWriter, PageChunks, RetrievedChunk, Retriever, VectorSearch } from "../../core/retriever.ts";
 import { makeVectorStore } from "./vector-store.ts";
 import { buildSegment, FIELD, segmentRow, type SegmentInput } from "./segment.ts";
-import { makeSegmentStore, postingsCount } from "./segment-store.ts";
+import { makeSegmentStore } from "./segment-store.ts";
+import { queryTerms } from "./query-terms.ts";
 import { searchSegments } from "./segment-search.ts";
-import { fold, stemOf } from "./analyzer.ts";
 import { migrateIndex } from "./index-schema.ts";
-
-/** A word in more than this share of all chunks is too common to select candidates by (it still ranks them)… */
-const COMMON_SHARE = 0.1;
-/** …once the index is large enough for that to matter. */
-const GATING_MIN_CHUNKS = 2000;
 
 export interface SqliteIndex {
   retrieve: Retriever;
@@ -114,30 +108,10 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
     vectorSearch: async (vector, sourceIds, limit) => vectors.search(vector, sourceIds, limit),
     async retrieve({ query, sourceIds, limit }) {
       const all = segments.current();
-      let total = 0;
-      for (const s of all.values()) total += s.n;
       const scope = sourceIds ? sourceIds.flatMap((id) => all.get(id) ?? []) : [...all.values()];
-
-      const terms: Array<QueryTerm & { id: number | undefined; df: number }> = [];
-      for (const word of queryWords(query)) {
-        const term = stemOf(fold(word));
-        if (terms.some((t) => t.term === term)) continue;
-        const id = segments.termId(term);
-        let df = 0;
-        if (id !== undefined) for (const s of all.values()) df += postingsCount(s, id);
-        terms.push({ term, text: word, id, df, weight: Math.log(1 + (total - df + 0.5) / (df + 0.5)) });
-      }
-      // A word no chunk contains weighs as much as the rarest known one: enough to
-      // mark an off-topic question, not so much that one typo sinks a good answer.
-      const rarest = Math.max(1, ...terms.filter((t) => t.df > 0).map((t) => t.weight));
-      for (const t of terms) if (t.df === 0) t.weight = rarest;
-      // In a large index, candidates come from the telling words; very common ones only rank them.
-      const known = terms.filter((t) => t.df > 0);
-      const telling = total >= GATING_MIN_CHUNKS ? known.filter((t) => t.df <= total * COMMON_SHARE) : known;
-      const selectors = new Set(telling.length > 0 ? telling : [...known].sort((a, b) => a.df - b.df).slice(0, 2));
+      const { terms, search } = queryTerms(query, [...all.values()], segments.termId);
       const publicTerms = terms.map(({ term, text, weight }) => ({ term, text, weight }));
-
-      const hits = searchSegments(scope, terms.map((t) => ({ id: t.id, selects: selectors.has(t) })), limit);
+      const hits = searchSegments(scope, search, limit);
       if (hits.length === 0) return { chunks: [], terms: publicTerms };
       const rows = new Map((rowsById.all(JSON.stringify(hits.map((h) => h.segment.rowids[h.doc]))) as ChunkRow[]).map((r) => [r.id, r]));
       const chunks: RetrievedChunk[] = [];

@@ -1,0 +1,39 @@
+import type { QueryTerm } from "../../core/retriever.ts";
+import { queryWords } from "../query-words.ts";
+import { fold, stemOf } from "./analyzer.ts";
+import { postingsCount, type LoadedSegment } from "./segment-store.ts";
+import type { SearchTerm } from "./segment-search.ts";
+
+/** A word in more than this share of all passages is too common to select candidates by (it still ranks them)… */
+const COMMON_SHARE = 0.1;
+/** …once the index is large enough for that to matter. */
+const GATING_MIN_CHUNKS = 2000;
+
+/**
+ * The question's words as the index reads them, each weighed by how rare it
+ * is across the whole index (`QueryTerm.weight`, used to judge coverage), and
+ * the same terms as searched (which of them select candidates).
+ */
+export function queryTerms(query: string, segments: readonly LoadedSegment[], termId: (term: string) => number | undefined) {
+  let total = 0;
+  for (const s of segments) total += s.n;
+  const terms: Array<QueryTerm & { id: number | undefined; df: number }> = [];
+  for (const word of queryWords(query)) {
+    const term = stemOf(fold(word));
+    if (terms.some((t) => t.term === term)) continue;
+    const id = termId(term);
+    let df = 0;
+    if (id !== undefined) for (const s of segments) df += postingsCount(s, id);
+    terms.push({ term, text: word, id, df, weight: Math.log(1 + (total - df + 0.5) / (df + 0.5)) });
+  }
+  // A word no passage contains weighs as much as the rarest known one: enough to
+  // mark an off-topic question, not so much that one typo sinks a good answer.
+  const rarest = Math.max(1, ...terms.filter((t) => t.df > 0).map((t) => t.weight));
+  for (const t of terms) if (t.df === 0) t.weight = rarest;
+  // In a large index, candidates come from the telling words; very common ones only rank them.
+  const known = terms.filter((t) => t.df > 0);
+  const telling = total >= GATING_MIN_CHUNKS ? known.filter((t) => t.df <= total * COMMON_SHARE) : known;
+  const selectors = new Set(telling.length > 0 ? telling : [...known].sort((a, b) => a.df - b.df).slice(0, 2));
+  const search: SearchTerm[] = terms.map((t) => ({ id: t.id, selects: selectors.has(t) }));
+  return { terms, search };
+}
