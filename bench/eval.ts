@@ -102,7 +102,9 @@ for (const q of questions) {
   tally.onTopic++;
   if (hit(explicit.refs)) tally.explicit++;
   if (hit(agent.refs)) tally.agent++;
-  tally.routed += agent.refs.filter((r) => sourceOfUrl(r) === q.source).length;
+  const strays = agent.refs.filter((r) => sourceOfUrl(r) !== q.source);
+  if (strays.length > 0) console.log(`  ${q.id} agent drew ${strays.length}/${agent.refs.length} references from ${[...new Set(strays.map(sourceOfUrl))].join(", ")}`);
+  tally.routed += agent.refs.length - strays.length;
   tally.refsAgent += agent.refs.length;
   tally.refsTotal += explicit.refs.length + agent.refs.length;
   tally.answers += 2;
