@@ -29,6 +29,17 @@ describe("embedded index on disk", () => {
   });
 });
 
+describe("large sources", () => {
+  it("numbers the passages of a source with more than 65,536 of them in 32 bits, and finds the last one", async () => {
+    const index = openSqliteIndex(tempFile());
+    const chunks = Array.from({ length: 70_000 }, (_, i) => ({ sourceId: ID, url: "https://x/big.html", anchor: `p${i}`, title: "Big", section: "", text: `passage number w${i}` }));
+    await index.writer.replaceSource(ID, [{ url: "https://x/big.html", hash: "h", chunks }]);
+    const { chunks: found } = await index.retrieve({ query: "w69999", sourceIds: [ID], limit: 5 });
+    index.close();
+    expect(found.map((c) => c.anchor)).toEqual(["p69999"]);
+  }, 30_000);
+});
+
 describe("index schema upgrade", () => {
   it("keeps the passages of a version-4 (FTS5) index and searches them", async () => {
     const file = tempFile();
