@@ -56,6 +56,7 @@ export const ConfigSchema = z.object({
   AGENT_STRUCTURED_MODEL: optionalString
     .transform((v) => v ?? "auto")
     .refine((v) => v !== "extractive" && AGENT_MODEL.test(v), { error: "must be auto, provider_a, provider_b, openai:<model> or anthropic:<model>" }),
+  AGENT_SOURCE_CHOICE_TIMEOUT_MS: int(0, 60_000, 1500),
   PROVIDER_TIMEOUT_MS: int(1000, 3_600_000, 120_000),
   PROVIDER_MAX_RETRIES: int(0, 10, 2),
   WEAVIATE_URL: optionalUrl,

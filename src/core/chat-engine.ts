@@ -1,16 +1,17 @@
 import type { ChatCompletionRequest } from "./chat-request.ts";
 import { lastUserText, retrievalQuery } from "./conversation-query.ts";
 import { badRequest, notFound, toDocentError, type DocentError } from "./errors.ts";
-import type { FinishReason, ModelStreamPart, TokenUsage } from "./language-model.ts";
+import type { FinishReason, LanguageModel, ModelStreamPart, TokenUsage } from "./language-model.ts";
 import type { ModelRegistry } from "./model-registry.ts";
 import { buildPrompt } from "./prompt.ts";
 import { rankPages, type RankedPage } from "./rank-pages.ts";
 import { groundPages, type Reference } from "./references.ts";
-import { fixedReply, relay } from "./reply-stream.ts";
+import { fixedReply, relay, withExtraUsage } from "./reply-stream.ts";
 import type { Retriever } from "./retriever.ts";
-import { selectSources, withoutSourceNames } from "./select-sources.ts";
+import { selectSources, withoutSourceNames, type Selection } from "./select-sources.ts";
+import { askModelForSources, type SourceCandidate } from "./model-source-choice.ts";
 import type { SourceCatalog, SourceInfo } from "./source-catalog.ts";
-import { structuredFormat, type SchemaValidator } from "./structured-output.ts";
+import { structuredFormat, type SchemaValidator, type StructuredFormat } from "./structured-output.ts";
 import { structuredReply } from "./structured-reply.ts";
 
 export type ChatPart =
@@ -43,6 +44,8 @@ export interface ChatEngineDeps {
   retrievalLimit?: number;
   /** Below this share of the question covered by the best passage, the sources are taken not to cover it. */
   minCoverage?: number;
+  /** How long the agent may ask a provider model to choose among contending sources (0: never asks). */
+  sourceChoiceTimeoutMs?: number;
 }
 
 /** Calibrated on the dev set's spread: on-topic questions' best passages cover well above it, off-topic ones well below. */
@@ -88,9 +91,25 @@ export function createChatEngine(deps: ChatEngineDeps) {
     const query = retrievalQuery(request.messages);
     if (!lastUserText(request.messages).trim()) throw badRequest("'messages' must contain a user message with text.", "messages");
     const catalog = await deps.catalog.list();
-    const picked: { sources: SourceInfo[]; pages: RankedPage[] } = request.sources
-      ? await explicitChunks(request.sources, query, catalog)
-      : await selectSources(query, catalog, deps.retrieve, { limit });
+    // A model that can answer in JSON may settle which of several contending sources the question is about.
+    const budget = deps.sourceChoiceTimeoutMs ?? 0;
+    const choose =
+      model.supportsStructuredOutput && budget > 0
+        ? (candidates: SourceCandidate[]) => askModelForSources(model, query, candidates, { timeoutMs: budget, signal, countTokens: deps.countTokens })
+        : undefined;
+    const picked: Selection = request.sources ? await explicitChunks(request.sources, query, catalog) : await selectSources(query, catalog, deps.retrieve, { limit, choose });
+    const opened = await answer(request, model, format, query, picked, signal);
+    return picked.choice ? { ...opened, parts: withExtraUsage(opened.parts, picked.choice.usage) } : opened;
+  }
+
+  async function answer(
+    request: ChatCompletionRequest,
+    model: LanguageModel,
+    format: StructuredFormat | null,
+    query: string,
+    picked: Selection,
+    signal: AbortSignal | undefined,
+  ): Promise<OpenedCompletion> {
     // No made-up grounding: when the best passage covers too little of the question, there are no references.
     const relevant = (picked.pages[0]?.coverage ?? 0) >= minCoverage ? picked.pages : [];
     const { references, documents } = groundPages(relevant, { maxReferences: deps.maxReferences });

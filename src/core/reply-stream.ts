@@ -1,9 +1,25 @@
 import type { ChatPart } from "./chat-engine.ts";
 import { createCitationRenumberer } from "./citations.ts";
 import { DocentError, isAbortError, toDocentError } from "./errors.ts";
-import type { LanguageModel, ModelStreamPart } from "./language-model.ts";
+import type { LanguageModel, ModelStreamPart, TokenUsage } from "./language-model.ts";
 import { referencesBlock, type Reference } from "./references.ts";
 import { settleUsage } from "./settle-usage.ts";
+
+/** Adds what earlier provider calls for the same request cost (the agent's source choice) to the reply's usage. */
+export async function* withExtraUsage(parts: AsyncIterable<ChatPart>, extra: TokenUsage): AsyncGenerator<ChatPart> {
+  for await (const part of parts) {
+    if (part.type !== "finish") yield part;
+    else
+      yield {
+        ...part,
+        usage: {
+          promptTokens: part.usage.promptTokens + extra.promptTokens,
+          completionTokens: part.usage.completionTokens + extra.completionTokens,
+          reasoningTokens: part.usage.reasoningTokens + extra.reasoningTokens,
+        },
+      };
+  }
+}
 
 /** A reply that needs no model: the sources do not cover the question. */
 export async function* fixedReply(text: string, promptTokens: number, completionTokens: number): AsyncGenerator<ChatPart> {

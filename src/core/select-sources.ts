@@ -1,3 +1,4 @@
+import type { ModelSourceChoice, SourceCandidate } from "./model-source-choice.ts";
 import { rankPages, type RankedPage } from "./rank-pages.ts";
 import type { Retriever } from "./retriever.ts";
 import type { SourceInfo } from "./source-catalog.ts";
@@ -39,19 +40,30 @@ export function withoutSourceNames(query: string, sources: readonly SourceInfo[]
 export interface Selection {
   sources: SourceInfo[];
   pages: RankedPage[];
+  /** Set when a language model was asked and answered (its ids are empty when the retrieval's choice stood). */
+  choice?: ModelSourceChoice;
 }
+
+/** Sources whose evidence is within this share of the best one's are contenders a model may be asked to choose among. */
+const CONTENDER_SHARE = 0.75;
 
 /**
  * The agent's choice of sources: sources the question names win; then one
  * search over the candidates, keeping the sources whose best pages rank close
  * to the best source's, so a question about one product does not leak into
- * another that documents the same topic.
+ * another that documents the same topic. When several sources contend and a
+ * `choose` function is given (a language model), it decides among them.
  */
 export async function selectSources(
   query: string,
   catalog: readonly SourceInfo[],
   retrieve: Retriever,
-  { limit, closeness = 0.9, maxSources = 2 }: { limit: number; closeness?: number; maxSources?: number },
+  {
+    limit,
+    closeness = 0.9,
+    maxSources = 2,
+    choose,
+  }: { limit: number; closeness?: number; maxSources?: number; choose?: (candidates: SourceCandidate[]) => Promise<ModelSourceChoice | null> },
 ): Promise<Selection> {
   if (catalog.length === 0) return { sources: [], pages: [] };
   const named = mentionedSources(query, catalog);
@@ -73,11 +85,22 @@ export async function selectSources(
     .map(([id, scores]) => [id, (scores[0]! + (scores[1] ?? 0) + (scores[2] ?? 0)) / 3] as const)
     .sort((a, b) => b[1] - a[1]);
   const top = evidence[0]?.[1] ?? 0;
+  let modelChoice: ModelSourceChoice | undefined;
+  const contenders = evidence.filter(([, score]) => score >= top * CONTENDER_SHARE).slice(0, 4);
+  if (choose && named.length === 0 && contenders.length >= 2) {
+    const byId = new Map(candidates.map((s) => [s.id, s]));
+    const choice = await choose(contenders.map(([id]) => ({ source: byId.get(id)!, pages: pages.filter((p) => p.sourceId === id) })));
+    if (choice && choice.ids.length > 0) {
+      const ids = new Set(choice.ids.slice(0, maxSources));
+      return { sources: candidates.filter((s) => ids.has(s.id)), pages: pages.filter((p) => ids.has(p.sourceId)), choice };
+    }
+    modelChoice = choice ?? undefined;
+  }
   const chosen = new Set(
     evidence
       .filter(([, score]) => score >= top * closeness)
       .slice(0, maxSources)
       .map(([id]) => id),
   );
-  return { sources: candidates.filter((s) => chosen.has(s.id)), pages: pages.filter((p) => chosen.has(p.sourceId)) };
+  return { sources: candidates.filter((s) => chosen.has(s.id)), pages: pages.filter((p) => chosen.has(p.sourceId)), ...(modelChoice && { choice: modelChoice }) };
 }

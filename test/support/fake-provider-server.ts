@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
  * it. Each request takes the next queued script (or the default one).
  */
 export type Script =
+  /** `delayMs`: the wait before a JSON reply, or between streamed pieces. */
   | { kind: "reply"; text: string; finish?: string; usage?: { input: number; output: number; reasoning?: number }; delayMs?: number }
   /** Stream `text` in pieces but close the connection after `cutAfter` pieces, without finishing. */
   | { kind: "cut"; text: string; cutAfter: number }
@@ -71,6 +72,8 @@ export async function startFakeProviderServer(defaultScript: Script = { kind: "r
       return;
     }
     if (!body?.stream) {
+      if (script.kind === "reply" && script.delayMs) await sleep(script.delayMs);
+      if (res.destroyed) return;
       const text = script.kind === "reply" ? script.text : "";
       const usage = script.kind === "reply" ? script.usage : undefined;
       res.writeHead(200, { "content-type": "application/json" });
