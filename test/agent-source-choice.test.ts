@@ -30,7 +30,7 @@ describe("the agent's source choice by a provider model", () => {
   });
 
   const ask = (content: string) =>
-    client.chat.completions.create({ model: "agent", messages: [{ role: "user", content }] }) as Promise<OpenAI.Chat.ChatCompletion & { url_references: string[] }>;
+    client.chat.completions.create({ model: "agent", messages: [{ role: "user", content }] }) as unknown as Promise<OpenAI.Chat.ChatCompletion & { url_references: string[] }>;
   /** The name listed as candidate `n` in the routing request. */
   const listed = (request: { body: any }, n: number) => new RegExp(`\\n${n}\\. (.+?) — `).exec(request.body.messages[1].content)?.[1] ?? "";
 

@@ -29,19 +29,29 @@ export function migrateIndex(db: Database.Database): string[] {
     db.exec(SCHEMA);
     return [];
   }
-  return db.transaction(() => {
-    let rebuild: string[] = [];
+  const rebuild = db.transaction(() => {
+    let sources: string[] = [];
     const tables = (like: string) => (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ? ESCAPE '\\'`).pluck().all(like) as string[]);
     db.exec(`DROP TRIGGER IF EXISTS chunk_ai; DROP TRIGGER IF EXISTS chunk_ad; DROP TABLE IF EXISTS chunk_vocab; DROP TABLE IF EXISTS chunk_fts;`);
     for (const shard of tables("fts\\_s%")) db.exec(`DROP TABLE IF EXISTS "${shard}"`);
     if (version === 4) {
       db.exec(`ALTER TABLE chunk DROP COLUMN src; ALTER TABLE chunk DROP COLUMN idents;`);
-      rebuild = db.prepare(`SELECT DISTINCT source_id FROM chunk`).pluck().all() as string[];
+      sources = db.prepare(`SELECT DISTINCT source_id FROM chunk`).pluck().all() as string[];
     } else {
       db.exec(`DROP TABLE IF EXISTS chunk_vec; DROP TABLE IF EXISTS chunk; DROP TABLE IF EXISTS page; DROP TABLE IF EXISTS segment;`);
     }
     db.exec(SCHEMA);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
-    return rebuild;
+    return sources;
   })();
+  // The dropped full-text tables leave free pages behind; give them back once
+  // (unless another connection is reading: then SQLite reuses them as it writes).
+  if (version === 4) {
+    try {
+      db.exec("VACUUM");
+    } catch {
+      /* busy: keep the free pages */
+    }
+  }
+  return rebuild;
 }
