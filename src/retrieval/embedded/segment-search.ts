@@ -1,6 +1,6 @@
 import { postingsOf, type LoadedSegment } from "./segment-store.ts";
 
-/** BM25 as SQLite FTS5 computes it: weighted term frequency, whole-passage length. */
+/** BM25 after SQLite FTS5's bm25(): weighted term frequency, whole-passage length, IDF floored at 1e-6. */
 const K1 = 1.2;
 const B = 0.75;
 
