@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeProviderServer, type FakeProviderServer } from "./support/fake-provider-server.ts";
-import { startTestServer, type TestServer } from "./support/test-server.ts";
+import type { FakeProviderServer } from "./support/fake-provider-server.ts";
+import { startServerWithProviders, type ServerWithProviders, type TestServer } from "./support/test-server.ts";
 
 /**
  * With a provider model configured, the agent asks it to choose among sources
@@ -12,22 +12,17 @@ describe("the agent's source choice by a provider model", () => {
   let fake: FakeProviderServer;
   let server: TestServer;
   let client: OpenAI;
+  let running: ServerWithProviders;
   const names = { "PostgreSQL 15 Documentation": "https://www.postgresql.org/", "SQLite Documentation": "https://www.sqlite.org/" } as Record<string, string>;
   beforeAll(async () => {
-    fake = await startFakeProviderServer({ kind: "reply", text: "Add a WHERE clause [1]." });
-    server = await startTestServer({
-      OPENAI_API_KEY: "sk-upstream",
-      OPENAI_BASE_URL: fake.openaiBaseUrl,
+    running = await startServerWithProviders({ kind: "reply", text: "Add a WHERE clause [1]." }, {
       AGENT_MODEL: "provider_a",
       PROVIDER_A_MODEL: "gpt-upstream",
       AGENT_SOURCE_CHOICE_TIMEOUT_MS: "1000",
     });
-    client = new OpenAI({ apiKey: server.key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    ({ fake, server, client } = running);
   });
-  afterAll(async () => {
-    await server.close();
-    await fake.close();
-  });
+  afterAll(() => running.close());
 
   const ask = (content: string) =>
     client.chat.completions.create({ model: "agent", messages: [{ role: "user", content }] }) as unknown as Promise<OpenAI.Chat.ChatCompletion & { url_references: string[] }>;

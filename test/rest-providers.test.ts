@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeProviderServer, type FakeProviderServer } from "./support/fake-provider-server.ts";
-import { startTestServer, type TestServer, pageOf } from "./support/test-server.ts";
+import type { FakeProviderServer } from "./support/fake-provider-server.ts";
+import { startServerWithProviders, type ServerWithProviders, type TestServer, pageOf } from "./support/test-server.ts";
 
 /**
  * provider_a and provider_b end to end: the service's real SDK clients talk
@@ -11,23 +11,16 @@ describe("REST with provider models", () => {
   let fake: FakeProviderServer;
   let server: TestServer;
   let client: OpenAI;
+  let running: ServerWithProviders;
   beforeAll(async () => {
-    fake = await startFakeProviderServer({ kind: "reply", text: "Run CLUSTER with the index name [1]." });
-    server = await startTestServer({
-      OPENAI_API_KEY: "sk-upstream",
-      OPENAI_BASE_URL: fake.openaiBaseUrl,
-      ANTHROPIC_API_KEY: "sk-ant-upstream",
-      ANTHROPIC_BASE_URL: fake.anthropicBaseUrl,
+    running = await startServerWithProviders({ kind: "reply", text: "Run CLUSTER with the index name [1]." }, {
       AGENT_MODEL: "provider_b",
       PROVIDER_A_MODEL: "gpt-upstream",
       PROVIDER_B_MODEL: "claude-upstream",
     });
-    client = new OpenAI({ apiKey: server.key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    ({ fake, server, client } = running);
   });
-  afterAll(async () => {
-    await server.close();
-    await fake.close();
-  });
+  afterAll(() => running.close());
 
   const params = (model: string, extra: object = {}) =>
     ({ model, messages: [{ role: "user" as const, content: "How do I physically reorder a table according to an index?" }], sources: [server.sources.pg], ...extra }) as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;

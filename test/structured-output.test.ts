@@ -1,8 +1,8 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { graphqlRequest, trpcClient } from "./support/clients.ts";
-import { startFakeProviderServer, type FakeProviderServer } from "./support/fake-provider-server.ts";
-import { startTestServer, type TestServer, pageOf } from "./support/test-server.ts";
+import type { FakeProviderServer } from "./support/fake-provider-server.ts";
+import { startServerWithProviders, startTestServer, type ServerWithProviders, type TestServer, pageOf } from "./support/test-server.ts";
 
 const SCHEMA = {
   type: "object",
@@ -19,22 +19,15 @@ describe("structured output", () => {
   let fake: FakeProviderServer;
   let server: TestServer;
   let client: OpenAI;
+  let running: ServerWithProviders;
   beforeAll(async () => {
-    fake = await startFakeProviderServer({ kind: "reply", text: VALID });
-    server = await startTestServer({
-      OPENAI_API_KEY: "sk-x",
-      OPENAI_BASE_URL: fake.openaiBaseUrl,
-      ANTHROPIC_API_KEY: "sk-ant-x",
-      ANTHROPIC_BASE_URL: fake.anthropicBaseUrl,
+    running = await startServerWithProviders({ kind: "reply", text: VALID }, {
       AGENT_MODEL: "extractive",
       AGENT_STRUCTURED_MODEL: "anthropic:claude-structured",
     });
-    client = new OpenAI({ apiKey: server.key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    ({ fake, server, client } = running);
   });
-  afterAll(async () => {
-    await server.close();
-    await fake.close();
-  });
+  afterAll(() => running.close());
 
   const body = (model: string, extra: object = {}) => ({
     model,

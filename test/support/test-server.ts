@@ -4,7 +4,9 @@ import path from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { ingestDocuments } from "../../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../../src/ingest/list-documents.ts";
+import OpenAI from "openai";
 import { startServer, type RunningServer } from "../../src/server.ts";
+import { startFakeProviderServer, type FakeProviderServer, type Script } from "./fake-provider-server.ts";
 
 export const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
 
@@ -43,3 +45,37 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 
 /** A reference's page, without the section anchor. */
 export const pageOf = (url: string | undefined) => url?.replace(/#.*$/, "");
+
+export interface ServerWithProviders {
+  fake: FakeProviderServer;
+  server: TestServer;
+  /** The real `openai` SDK, pointed at the service. */
+  client: OpenAI;
+  close(): Promise<void>;
+}
+
+/**
+ * The service with OpenAI and Anthropic configured against a local server
+ * speaking their wire protocols (answering `script` unless a test queues
+ * others), and an `openai` client for the service; `env` adds or overrides.
+ */
+export async function startServerWithProviders(script: Script, env: Record<string, string> = {}): Promise<ServerWithProviders> {
+  const fake = await startFakeProviderServer(script);
+  const server = await startTestServer({
+    OPENAI_API_KEY: "sk-upstream",
+    OPENAI_BASE_URL: fake.openaiBaseUrl,
+    ANTHROPIC_API_KEY: "sk-ant-upstream",
+    ANTHROPIC_BASE_URL: fake.anthropicBaseUrl,
+    ...env,
+  });
+  const client = new OpenAI({ apiKey: server.key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+  return {
+    fake,
+    server,
+    client,
+    async close() {
+      await server.close();
+      await fake.close();
+    },
+  };
+}
