@@ -29,6 +29,22 @@ describe("embedded index on disk", () => {
   });
 });
 
+describe("embeddings in the embedded index", () => {
+  it("finds by vector what this same connection wrote after its first vector search", async () => {
+    const index = openSqliteIndex(tempFile());
+    const unit = (i: number) => Float32Array.from({ length: 4 }, (_, d) => (d === i ? 1 : 0));
+    const page = (url: string, text: string, embedding: Float32Array) => ({ url, hash: url, chunks: [{ sourceId: ID, url, anchor: "", title: text, section: "", text, embedding }] });
+    await index.writer.replaceSource(ID, [page("https://x/a.html", "first", unit(0))]);
+    expect((await index.vectorSearch(unit(0), [ID], 1)).map((c) => c.url)).toEqual(["https://x/a.html"]);
+    await index.writer.replaceSource(ID, [page("https://x/b.html", "second", unit(1))]);
+    const after = await index.vectorSearch(unit(1), [ID], 5);
+    index.close();
+    expect(after.map((c) => c.url)).toEqual(["https://x/b.html"]);
+    // Scored by b's own vector (a stale copy of a's, under a reused row id, would score 0).
+    expect(after[0]!.score).toBeCloseTo(1);
+  });
+});
+
 describe("large sources", () => {
   it("numbers the passages of a source with more than 65,536 of them in 32 bits, and finds the last one", async () => {
     const index = openSqliteIndex(tempFile());

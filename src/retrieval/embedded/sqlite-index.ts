@@ -101,6 +101,7 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
   const vectors = makeVectorStore(db);
   const written = <T>(result: T) => {
     segments.invalidate();
+    vectors.invalidate();
     return result;
   };
 

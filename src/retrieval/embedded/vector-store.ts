@@ -3,23 +3,24 @@ import type { RetrievedChunk } from "../../core/retriever.ts";
 
 /**
  * Exact cosine search over the stored passage embeddings, held in memory per
- * source (unit vectors, so a dot product) and reloaded when any connection
- * writes. Meant for the embedded install's scale; Weaviate serves large ones.
+ * source (unit vectors, so a dot product) and reloaded when another connection
+ * commits or this one says it wrote (`invalidate`; SQLite's data_version only
+ * counts other connections). Meant for the embedded install's scale; Weaviate serves large ones.
  */
 export function makeVectorStore(db: Database.Database) {
   const dataVersion = db.prepare(`PRAGMA data_version`).pluck();
   const all = db.prepare(`SELECT id, source_id AS sourceId, vec FROM chunk_vec ORDER BY source_id, id`);
-  const rowsById = (ids: number[]) =>
-    db.prepare(`SELECT id, source_id AS sourceId, url, anchor, title, section, body AS text FROM chunk WHERE id IN (${ids.map(() => "?").join(",")})`).all(...ids) as Array<
-      Omit<RetrievedChunk, "score" | "matched" | "titleMatched" | "headingMatched"> & { id: number }
-    >;
+  const byIds = db.prepare(`SELECT id, source_id AS sourceId, url, anchor, title, section, body AS text FROM chunk WHERE id IN (SELECT value FROM json_each(?))`);
+  const rowsById = (ids: number[]) => byIds.all(JSON.stringify(ids)) as Array<Omit<RetrievedChunk, "score" | "matched" | "titleMatched" | "headingMatched"> & { id: number }>;
   let version = -1;
+  let dirty = true;
   let bySource = new Map<string, { ids: number[]; vectors: Float32Array[] }>();
 
   const load = () => {
     const v = dataVersion.get() as number;
-    if (v === version) return;
+    if (v === version && !dirty) return;
     version = v;
+    dirty = false;
     bySource = new Map();
     for (const row of all.iterate() as Iterable<{ id: number; sourceId: string; vec: Buffer }>) {
       const entry = bySource.get(row.sourceId) ?? { ids: [], vectors: [] };
@@ -30,6 +31,9 @@ export function makeVectorStore(db: Database.Database) {
   };
 
   return {
+    invalidate() {
+      dirty = true;
+    },
     search(query: Float32Array, sourceIds: readonly string[] | undefined, limit: number): RetrievedChunk[] {
       load();
       const top: Array<{ id: number; score: number }> = [];
