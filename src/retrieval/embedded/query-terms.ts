@@ -1,8 +1,18 @@
 import type { QueryTerm } from "../../core/retriever.ts";
 import { queryWords } from "../query-words.ts";
+import { agentNouns } from "./agent-nouns.ts";
 import { fold, stemOf } from "./analyzer.ts";
+import { FIELD } from "./segment.ts";
 import { postingsCount, type LoadedSegment } from "./segment-store.ts";
 import type { SearchTerm } from "./segment-search.ts";
+
+/**
+ * An agent noun of a question's word (`count` → `Counter`) counts at this share
+ * of its weight, and only where a title or heading names it: there it names
+ * the object that does what the question asks; in running text it is mostly
+ * another sense (a committer is a person, not something that commits).
+ */
+const AGENT_NOUN = { scale: 0.5, fields: FIELD.title | FIELD.heading };
 
 /** A word in more than this share of all passages is too common to select candidates by (it still ranks them)… */
 const COMMON_SHARE = 0.1;
@@ -12,7 +22,8 @@ const GATING_MIN_CHUNKS = 2000;
 /**
  * The question's words as the index reads them, each weighed by how rare it
  * is across the whole index (`QueryTerm.weight`, used to judge coverage), and
- * the same terms as searched (which of them select candidates).
+ * the same terms as searched (which of them select candidates), followed by
+ * the agent nouns the index holds, `aliasOf` naming the term each stands for.
  */
 export function queryTerms(query: string, segments: readonly LoadedSegment[], termId: (term: string) => number | undefined) {
   let total = 0;
@@ -35,5 +46,15 @@ export function queryTerms(query: string, segments: readonly LoadedSegment[], te
   const telling = total >= GATING_MIN_CHUNKS ? known.filter((t) => t.df <= total * COMMON_SHARE) : known;
   const selectors = new Set(telling.length > 0 ? telling : [...known].sort((a, b) => a.df - b.df).slice(0, 2));
   const search: SearchTerm[] = terms.map((t) => ({ id: t.id, selects: selectors.has(t) }));
-  return { terms, search };
+  const aliasOf: number[] = [];
+  terms.forEach((t, i) => {
+    for (const noun of agentNouns(t.text)) {
+      const stem = stemOf(noun);
+      const id = stem === t.term ? undefined : termId(stem);
+      if (id === undefined || search.some((s) => s.id === id)) continue;
+      search.push({ id, selects: false, ...AGENT_NOUN });
+      aliasOf.push(i);
+    }
+  });
+  return { terms, search, aliasOf };
 }

@@ -9,6 +9,10 @@ export interface SearchTerm {
   id: number | undefined;
   /** Candidates must hold at least one selecting term; the others only add to their score. */
   selects: boolean;
+  /** Multiplies the term's IDF (default 1). */
+  scale?: number;
+  /** FIELD bits: only passages holding the term in one of these fields count it (default: any field). */
+  fields?: number;
 }
 
 export interface Hit {
@@ -40,7 +44,7 @@ export function searchSegments(scope: readonly LoadedSegment[], terms: readonly 
   const idf = terms.map((_, i) => {
     let df = 0;
     for (const r of ranges) if (r[i]) df += r[i]![1] - r[i]![0];
-    return Math.max(1e-6, Math.log((n - df + 0.5) / (df + 0.5)));
+    return (terms[i]!.scale ?? 1) * Math.max(1e-6, Math.log((n - df + 0.5) / (df + 0.5)));
   });
   const order = terms.map((_, i) => i).sort((a, b) => Number(terms[b]!.selects) - Number(terms[a]!.selects));
   const heap = new TopK(limit);
@@ -55,10 +59,10 @@ export function searchSegments(scope: readonly LoadedSegment[], terms: readonly 
       const range = ranges[si]![i];
       if (!range) continue;
       const w = idf[i]!;
-      const selects = terms[i]!.selects;
+      const { selects, fields = 0 } = terms[i]!;
       for (let p = range[0]; p < range[1]; p++) {
         const f = s.freqs[p]!;
-        if (f === 0) continue;
+        if (f === 0 || (fields !== 0 && (s.masks[p]! & fields) === 0)) continue;
         const d = s.docs[p]!;
         const before = scores[d]!;
         if (before === 0) {

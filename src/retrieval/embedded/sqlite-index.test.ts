@@ -29,6 +29,32 @@ describe("embedded index on disk", () => {
   });
 });
 
+describe("agent nouns", () => {
+  const passage = (url: string, section: string, text: string) => ({ url, hash: url, chunks: [{ sourceId: ID, url, anchor: "", title: "Collections", section, text }] });
+
+  it("finds the object a heading names after the question's verb, but only as a weaker word and never on its own", async () => {
+    const index = openSqliteIndex(tempFile());
+    await index.writer.replaceSource(ID, [
+      passage("https://x/counter.html", "Counter objects", "A dict subclass that tallies the items of an iterable."),
+      passage("https://x/staff.html", "Front desk", "The counter staff hand out items to visitors."),
+      passage("https://x/reception.html", "Back office", "The reception staff hand out items to visitors."),
+      passage("https://x/unrelated.html", "Counter objects", "Nothing in common with the question."),
+    ]);
+    const { chunks, terms } = await index.retrieve({ query: "count the items", sourceIds: [ID], limit: 10 });
+    index.close();
+    expect(terms.map((t) => t.term)).toEqual(["count", "item"]);
+    const byUrl = new Map(chunks.map((c) => [c.url.slice("https://x/".length), c]));
+    // The heading "Counter objects" counts as the question's "count"…
+    expect(byUrl.get("counter.html")).toMatchObject({ matched: ["count", "item"], headingMatched: ["count"] });
+    // …"counter" in running text does not (it scores as any other word would)…
+    expect(byUrl.get("staff.html")).toMatchObject({ matched: ["item"], headingMatched: [] });
+    expect(byUrl.get("staff.html")!.score).toBeCloseTo(byUrl.get("reception.html")!.score, 9);
+    expect(chunks[0]!.url).toBe("https://x/counter.html");
+    // …and an agent noun alone does not make a passage a candidate.
+    expect(byUrl.has("unrelated.html")).toBe(false);
+  });
+});
+
 describe("embeddings in the embedded index", () => {
   it("finds by vector what this same connection wrote after its first vector search", async () => {
     const index = openSqliteIndex(tempFile());
