@@ -45,6 +45,15 @@ describe("extractHtml", () => {
     expect(all).not.toMatch(/sidebar text|Copyright|¶|Table of Contents/);
   });
 
+  it("keeps the text of highlighted code, without its markup, entities decoded and lines kept", () => {
+    const page = extractHtml(`<html><head><title>enum</title></head><body><div class="body" role="main"><section id="planet"><h2>Planet</h2>
+<div class="highlight-python3 notranslate"><div class="highlight"><pre><span></span><span class="gp">&gt;&gt;&gt; </span><span class="n">dir</span><span class="p">(</span><span class="n">Planet</span><span class="p">)</span>
+<span class="go">[&#39;EARTH&#39;, &#39;JUPITER&#39;]</span>
+<span class="k">if</span> <span class="n">a</span> <span class="o">&lt;</span> <span class="n">b</span><span class="p">:</span>
+</pre></div></div></section></div></body></html>`);
+    expect(page.sections[0]!.text).toBe(">>> dir(Planet)\n['EARTH', 'JUPITER']\nif a < b:");
+  });
+
   it("adds a reference page's purpose line to its title: a man page's NAME, a DocBook refentry's name line", () => {
     const manPage = `<html><head><title>git-stash(1)</title></head><body class="manpage">
 <div id="header"><h1>git-stash(1) Manual Page</h1><h2>NAME</h2><div class="sectionbody"><p>git-stash -

@@ -54,7 +54,8 @@ const headingText = (el: HTMLElement) => el.text.replace(/[¶#]\s*$/u, "").repla
  * drops navigation and chrome, and splits it into sections at headings.
  */
 export function extractHtml(html: string): ExtractedPage {
-  const root = parse(html, { blockTextElements: { script: false, style: false, noscript: false, pre: true } });
+  // <pre> is parsed like any element: Sphinx and others highlight code with <span>s, which must not reach the text.
+  const root = parse(html, { blockTextElements: { script: false, style: false, noscript: false } });
   const body = CONTENT_ROOTS.map((s) => root.querySelector(s)).find((el): el is HTMLElement => !!el) ?? root.querySelector("body") ?? root;
   // The page's own title: the first h1 when the <title> repeats it (Sphinx adds the site's name),
   // else the <title> (SQLite's pages open with "1. Overview"), else the h1.
