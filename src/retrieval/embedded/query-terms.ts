@@ -23,7 +23,7 @@ const GATING_MIN_CHUNKS = 2000;
  * The question's words as the index reads them, each weighed by how rare it
  * is across the whole index (`QueryTerm.weight`, used to judge coverage), and
  * the same terms as searched (which of them select candidates), followed by
- * the agent nouns the index holds, `aliasOf` naming the term each stands for.
+ * the agent nouns the index holds; `termMasks` folds a hit's masks back onto the question's terms.
  */
 export function queryTerms(query: string, segments: readonly LoadedSegment[], termId: (term: string) => number | undefined) {
   let total = 0;
@@ -56,5 +56,11 @@ export function queryTerms(query: string, segments: readonly LoadedSegment[], te
       aliasOf.push(i);
     }
   });
-  return { terms, search, aliasOf };
+  /** Per query term, the fields of a hit holding it, counting a title or heading that names its agent noun. */
+  const termMasks = (masks: readonly number[]) => {
+    const merged = masks.slice(0, terms.length);
+    aliasOf.forEach((term, k) => (merged[term]! |= masks[terms.length + k]! & AGENT_NOUN.fields));
+    return merged;
+  };
+  return { terms, search, termMasks };
 }

@@ -110,7 +110,7 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
     async retrieve({ query, sourceIds, limit }) {
       const all = segments.current();
       const scope = sourceIds ? sourceIds.flatMap((id) => all.get(id) ?? []) : [...all.values()];
-      const { terms, search, aliasOf } = queryTerms(query, [...all.values()], segments.termId);
+      const { terms, search, termMasks } = queryTerms(query, [...all.values()], segments.termId);
       const publicTerms = terms.map(({ term, text, weight }) => ({ term, text, weight }));
       const hits = searchSegments(scope, search, limit);
       if (hits.length === 0) return { chunks: [], terms: publicTerms };
@@ -120,9 +120,8 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
         const row = rows.get(hit.segment.rowids[hit.doc]!);
         if (!row) continue; // removed by a commit after the search began
         const { id, ...chunk } = row;
-        // A passage whose title or heading names an agent noun of a question's word has that word there.
-        aliasOf.forEach((term, k) => (hit.masks[term]! |= hit.masks[terms.length + k]! & (search[terms.length + k]!.fields ?? ~0)));
-        const having = (bits: number) => terms.filter((_, i) => (hit.masks[i]! & bits) !== 0).map((t) => t.term);
+        const masks = termMasks(hit.masks);
+        const having = (bits: number) => terms.filter((_, i) => (masks[i]! & bits) !== 0).map((t) => t.term);
         chunks.push({
           ...chunk,
           key: String(id),
