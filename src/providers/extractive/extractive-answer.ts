@@ -13,6 +13,8 @@ interface Candidate {
   text: string;
   terms: Set<string>;
   reference: number;
+  /** Other pages that say the same (a near-duplicate sentence), cited with it. */
+  alsoIn: number[];
   order: number;
   score: number;
 }
@@ -33,8 +35,9 @@ const jaccard = (a: Set<string>, b: Set<string>) => {
 
 /**
  * Writes an answer from the passages: the sentences that share the most
- * (rarity-weighted) terms with the question, near-duplicates dropped, each
- * followed by the `[n]` of the page it came from.
+ * (rarity-weighted) terms with the question, each followed by the `[n]` of
+ * the page it came from; a near-duplicate from another page is not repeated
+ * but adds that page to the citation (`[1, 2]`).
  */
 export function extractiveAnswer(question: string, documents: readonly GroundingDocument[], options: ExtractiveOptions = {}): string {
   const maxSentences = options.maxSentences ?? 5;
@@ -48,7 +51,7 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
       if (words < 4 || words > 80 || !isProse(text)) return;
       const terms = new Set(contentTerms(text));
       const headingBonus = queryTerms.filter((t) => headingTerms.has(t)).length * 0.15;
-      candidates.push({ text, terms, reference: doc.referenceNumber, order: docIndex * 1000 + i, score: headingBonus - docIndex * 0.05 });
+      candidates.push({ text, terms, reference: doc.referenceNumber, alsoIn: [], order: docIndex * 1000 + i, score: headingBonus - docIndex * 0.05 });
     });
   });
   if (candidates.length === 0) return "";
@@ -72,9 +75,15 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   const picked: Candidate[] = [];
   let words = 0;
   const take = (c: Candidate, minimum: number) => {
-    if (picked.length >= maxSentences || picked.includes(c)) return;
+    if (picked.includes(c)) return;
     if (picked.length > 0 && (c.score <= 0 || c.score < minimum)) return;
-    if (picked.some((p) => jaccard(p.terms, c.terms) > 0.6)) return;
+    // A page that says what a quoted sentence says supports it: cite it there too.
+    const twin = picked.find((p) => jaccard(p.terms, c.terms) > 0.6);
+    if (twin) {
+      if (twin.reference !== c.reference && !twin.alsoIn.includes(c.reference)) twin.alsoIn.push(c.reference);
+      return;
+    }
+    if (picked.length >= maxSentences) return;
     const n = c.text.split(" ").length;
     if (picked.length > 0 && words + n > maxWords) return;
     picked.push(c);
@@ -91,5 +100,5 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   for (const c of ranked) take(c, floor);
   // Read in document order: the best page first, its sentences as written.
   picked.sort((a, b) => a.order - b.order);
-  return picked.map((c) => `${c.text} [${c.reference}]`).join(" ");
+  return picked.map((c) => `${c.text} [${[c.reference, ...c.alsoIn].join(", ")}]`).join(" ");
 }
