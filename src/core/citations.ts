@@ -1,3 +1,6 @@
+/** A citation marker: `[2]`, or a list such as `[1, 3]`. */
+export const CITATION_MARKER = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
+
 /**
  * Renumbers a streamed reply's citation markers in order of first use, so a
  * reply citing [3] then [1] reads [1] then [2], and `url_references` can list
@@ -8,11 +11,10 @@ export function createCitationRenumberer(referenceCount: number) {
   const newNumber = new Map<number, number>();
   const order: number[] = [];
   let held = "";
-  const MARKER = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
   const PARTIAL = /\[[\d,\s]{0,16}$/;
 
   const renumber = (text: string) =>
-    text.replace(MARKER, (whole, list: string) => {
+    text.replace(CITATION_MARKER, (whole, list: string) => {
       const numbers = list.split(/\s*,\s*/).map(Number);
       if (numbers.some((n) => n < 1 || n > referenceCount)) return whole;
       const mapped = numbers.map((n) => {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { CITATION_MARKER } from "./citations.ts";
 import type { ChatPart, OpenedCompletion } from "./chat-engine.ts";
 import type { DocentError } from "./errors.ts";
 import type { TokenUsage } from "./language-model.ts";
@@ -81,14 +82,16 @@ export function toUsage(usage: TokenUsage): Usage {
 
 /**
  * OpenAI-standard `url_citation` annotations for the references: each spans
- * the first `[n]` marker for it in the text, or is empty (0,0) when uncited.
+ * the first marker that cites it (`[2]`, or `[1, 2]` for a sentence two pages
+ * state), or is empty (0,0) when uncited.
  */
 export function citations(text: string, references: readonly Reference[]): UrlCitation[] {
+  const spans = new Map<number, [number, number]>();
+  for (const match of text.matchAll(CITATION_MARKER)) {
+    for (const n of match[1]!.split(",").map(Number)) if (!spans.has(n)) spans.set(n, [match.index, match.index + match[0].length]);
+  }
   return references.map((ref, i) => {
-    const marker = `[${i + 1}]`;
-    const at = text.indexOf(marker);
-    const start = at < 0 ? 0 : at;
-    const end = at < 0 ? 0 : at + marker.length;
+    const [start, end] = spans.get(i + 1) ?? [0, 0];
     return { type: "url_citation", url_citation: { url: ref.url, title: ref.title, start_index: start, end_index: end } };
   });
 }

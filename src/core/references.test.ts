@@ -70,4 +70,12 @@ describe("references in the reply", () => {
       ["https://x/b", "[2]"],
     ]);
   });
+  it("spans a marker that cites several references over the whole list", () => {
+    const text = "Both pages say so [1, 2]. Only A [1].";
+    expect(citations(text, [...refs, { url: "https://x/c", title: "C", sourceId: "s" }]).map((c) => [c.url_citation.url, text.slice(c.url_citation.start_index, c.url_citation.end_index)])).toEqual([
+      ["https://x/a", "[1, 2]"],
+      ["https://x/b", "[1, 2]"],
+      ["https://x/c", ""],
+    ]);
+  });
 });
