@@ -91,6 +91,15 @@ describe("REST chat completions with the openai SDK", () => {
     expect(reply.choices[0]!.message.content).toMatch(/do not cover/);
   });
 
+  it("does not take a passage holding one of a question's two telling words as an answer", async () => {
+    // "vacuum" is documented, "jupiter" nowhere: the best passage covers half the question.
+    const half = (await client.chat.completions.create(ask("Is there a VACUUM on Jupiter?"))) as OpenAI.Chat.ChatCompletion & { url_references: string[] };
+    expect(half.url_references).toEqual([]);
+    expect(half.choices[0]!.message.content).toMatch(/do not cover/);
+    const whole = (await client.chat.completions.create(ask("Is there a VACUUM on disk?"))) as OpenAI.Chat.ChatCompletion & { url_references: string[] };
+    expect(whole.url_references.length).toBeGreaterThan(0);
+  });
+
   it("surfaces errors as the SDK's typed errors", async () => {
     const unknown = "3f2b8c1e-0000-4000-8000-000000000000";
     await expect(client.chat.completions.create(ask("vacuum", { sources: [unknown] }))).rejects.toMatchObject({ status: 404, code: "source_not_found", param: "sources[0]" });
