@@ -62,6 +62,7 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
     countTokens,
     schemaValidator: createAjvValidator(),
     maxReferences: config.MAX_REFERENCES,
+    minSimilarity: config.EMBEDDINGS_MIN_SIMILARITY,
     sourceChoiceTimeoutMs: config.AGENT_SOURCE_CHOICE_TIMEOUT_MS,
   });
   return {

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_MIN_SIMILARITY } from "./core/chat-engine.ts";
 
 /**
  * Every setting comes from the environment, validated here once at start-up.
@@ -73,6 +74,9 @@ export const ConfigSchema = z.object({
     .pipe(z.enum(["lexical", "vector", "hybrid"], { error: "must be lexical, vector or hybrid" })),
   HYBRID_ALPHA: optionalString
     .transform((v) => Number(v ?? "0.5"))
+    .pipe(z.number({ error: "must be a number from 0 to 1" }).min(0).max(1)),
+  EMBEDDINGS_MIN_SIMILARITY: optionalString
+    .transform((v) => Number(v ?? String(DEFAULT_MIN_SIMILARITY)))
     .pipe(z.number({ error: "must be a number from 0 to 1" }).min(0).max(1)),
   DOCENT_DEMO: flag(true),
   PUBLIC_URL: optionalUrl,

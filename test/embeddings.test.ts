@@ -21,8 +21,8 @@ const ask = async (server: TestServer, content: string) =>
 describe("embeddings", () => {
   let fake: FakeProviderServer;
   const servers: TestServer[] = [];
-  const start = async (mode: string) => {
-    const server = await startTestServer({ EMBEDDINGS_BASE_URL: fake.openaiBaseUrl, EMBEDDINGS_MODEL: "embed-test", RETRIEVAL_MODE: mode });
+  const start = async (mode: string, env: Record<string, string> = {}) => {
+    const server = await startTestServer({ EMBEDDINGS_BASE_URL: fake.openaiBaseUrl, EMBEDDINGS_MODEL: "embed-test", RETRIEVAL_MODE: mode, ...env });
     servers.push(server);
     return server;
   };
@@ -52,6 +52,12 @@ describe("embeddings", () => {
     const question = "How do I rearrange things?";
     expect((await ask(lexical, question)).url_references).toEqual([]);
     expect(pageOf((await ask(vector, question)).url_references[0])).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
+  });
+
+  it("a page found by meaning alone must clear EMBEDDINGS_MIN_SIMILARITY", async () => {
+    const strict = await start("vector", { EMBEDDINGS_MIN_SIMILARITY: "0.999" });
+    expect((await ask(strict, "How do I rearrange things?")).url_references).toEqual([]);
+    expect(() => loadConfig({ EMBEDDINGS_MIN_SIMILARITY: "2" })).toThrow(/EMBEDDINGS_MIN_SIMILARITY/);
   });
 
   it("hybrid mode fuses both lists", async () => {

@@ -42,8 +42,10 @@ export interface ChatEngineDeps {
   maxReferences: number;
   /** How many chunks to retrieve before collapsing to pages. */
   retrievalLimit?: number;
-  /** Below this share of the question covered by the best passage, the sources are taken not to cover it. */
+  /** Below this share of the question covered by the best passage, the sources are taken not to cover it… */
   minCoverage?: number;
+  /** …unless the best page was found by meaning at least this similar (cosine; its scale depends on the embedding model). */
+  minSimilarity?: number;
   /** How long the agent may ask a provider model to choose among contending sources (0: never asks). */
   sourceChoiceTimeoutMs?: number;
 }
@@ -55,12 +57,15 @@ export interface ChatEngineDeps {
  * a Python example); the threshold sits mid-gap, so half a question is not an answer.
  */
 export const DEFAULT_MIN_COVERAGE = 0.55;
+/** The bar a page found by meaning clears instead (not calibrated here: no embeddings service can be reached). */
+export const DEFAULT_MIN_SIMILARITY = 0.45;
 
 export const NO_COVERAGE_REPLY = "The knowledge sources available to me do not cover this question, so I cannot answer it from the documentation.";
 
 export function createChatEngine(deps: ChatEngineDeps) {
   const limit = deps.retrievalLimit ?? 30;
   const minCoverage = deps.minCoverage ?? DEFAULT_MIN_COVERAGE;
+  const minSimilarity = deps.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
 
   async function explicitChunks(ids: readonly string[], query: string, catalog: SourceInfo[]) {
     if (ids.length === 0) throw badRequest("'sources' must list at least one knowledge-source id, or be null to let the agent choose.", "sources");
@@ -116,7 +121,8 @@ export function createChatEngine(deps: ChatEngineDeps) {
     signal: AbortSignal | undefined,
   ): Promise<OpenedCompletion> {
     // No made-up grounding: when the best passage covers too little of the question, there are no references.
-    const relevant = (picked.pages[0]?.coverage ?? 0) >= minCoverage ? picked.pages : [];
+    const best = picked.pages[0];
+    const relevant = best && (best.coverage >= minCoverage || best.similarity >= minSimilarity) ? picked.pages : [];
     const { references, documents } = groundPages(relevant, { maxReferences: deps.maxReferences });
     const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references };
     // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.

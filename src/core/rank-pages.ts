@@ -8,8 +8,10 @@ export interface RankedPage {
   title: string;
   sourceId: string;
   score: number;
-  /** Share of the question's (weighted) terms that the page's best passage contains. */
+  /** Share of the question's (weighted) terms that the page's best-covering passage contains. */
   coverage: number;
+  /** Best cosine similarity of its passages to the question (0 when none was found by meaning). */
+  similarity: number;
   /** The page's passages, best first. */
   chunks: RetrievedChunk[];
 }
@@ -33,15 +35,18 @@ export function rankPages({ chunks, terms }: RetrievalResult): RankedPage[] {
   const pages = new Map<string, RankedPage & { best: number }>();
   for (const chunk of chunks) {
     // A passage found by meaning covers the question as far as its similarity says, whatever its words.
-    const coverage = Math.max(share(chunk.matched), chunk.similarity ?? 0);
+    const lexical = share(chunk.matched);
+    const similarity = chunk.similarity ?? 0;
+    const coverage = Math.max(lexical, similarity);
     const chunkScore = WEIGHTS.relevance * (chunk.score / top) + WEIGHTS.coverage * coverage + WEIGHTS.heading * share(chunk.headingMatched);
     let page = pages.get(chunk.url);
     if (!page) {
-      page = { url: chunk.url, anchor: chunk.anchor, title: chunk.title || chunk.url, sourceId: chunk.sourceId, score: 0, coverage: 0, chunks: [], best: -Infinity };
+      page = { url: chunk.url, anchor: chunk.anchor, title: chunk.title || chunk.url, sourceId: chunk.sourceId, score: 0, coverage: 0, similarity: 0, chunks: [], best: -Infinity };
       pages.set(chunk.url, page);
     }
     page.chunks.push(chunk);
-    page.coverage = Math.max(page.coverage, coverage);
+    page.coverage = Math.max(page.coverage, lexical);
+    page.similarity = Math.max(page.similarity, similarity);
     if (chunkScore > page.best) {
       page.best = chunkScore;
       page.anchor = chunk.anchor;
