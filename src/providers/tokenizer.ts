@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { lruMemo } from "./lru-memo.ts";
 
 type Count = (text: string, options?: object) => number;
 let count: Count | undefined;
@@ -7,7 +8,6 @@ let count: Count | undefined;
 const BLOCK_SPLIT_MIN = 2048;
 /** Blocks remembered (one per excerpt): at most ~4k excerpts, about 10 MB. */
 const MEMO_SIZE = 4096;
-const memo = new Map<string, number>();
 
 /**
  * Where the o200k pre-tokenizer must cut: after a run of blank lines, before
@@ -22,19 +22,7 @@ function countDirect(text: string): number {
   return count(text, { allowedSpecial: "all" });
 }
 
-function countBlock(block: string): number {
-  let n = memo.get(block);
-  if (n !== undefined) {
-    // Most recently used last, so the oldest is the first key.
-    memo.delete(block);
-    memo.set(block, n);
-    return n;
-  }
-  n = countDirect(block);
-  memo.set(block, n);
-  if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value!);
-  return n;
-}
+const countBlock = lruMemo(MEMO_SIZE, countDirect);
 
 /**
  * Token counts with OpenAI's o200k_base encoding, for models that report no

@@ -1,5 +1,6 @@
 import type { GroundingDocument } from "../../core/language-model.ts";
 import { contentTerms } from "../../core/terms.ts";
+import { lruMemo } from "../lru-memo.ts";
 import { splitSentences } from "./sentences.ts";
 
 export interface ExtractiveOptions {
@@ -27,6 +28,15 @@ export function isProse(text: string): boolean {
   return symbols / text.length < 0.08;
 }
 
+/** A passage's sentences worth quoting, with their terms (passages recur across questions: remembered). */
+const quotableSentences = lruMemo(2048, (text: string) =>
+  splitSentences(text).flatMap((sentence, index) => {
+    const words = sentence.split(" ").length;
+    if (words < 4 || words > 80 || !isProse(sentence)) return [];
+    return [{ text: sentence, terms: new Set(contentTerms(sentence)), index }];
+  }),
+);
+
 const jaccard = (a: Set<string>, b: Set<string>) => {
   let shared = 0;
   for (const t of a) if (b.has(t)) shared++;
@@ -46,13 +56,10 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   const candidates: Candidate[] = [];
   documents.forEach((doc, docIndex) => {
     const headingTerms = new Set(contentTerms(`${doc.title} ${doc.section}`));
-    splitSentences(doc.text).forEach((text, i) => {
-      const words = text.split(" ").length;
-      if (words < 4 || words > 80 || !isProse(text)) return;
-      const terms = new Set(contentTerms(text));
-      const headingBonus = queryTerms.filter((t) => headingTerms.has(t)).length * 0.15;
-      candidates.push({ text, terms, reference: doc.referenceNumber, alsoIn: [], order: docIndex * 1000 + i, score: headingBonus - docIndex * 0.05 });
-    });
+    const headingBonus = queryTerms.filter((t) => headingTerms.has(t)).length * 0.15;
+    for (const { text, terms, index } of quotableSentences(doc.text)) {
+      candidates.push({ text, terms, reference: doc.referenceNumber, alsoIn: [], order: docIndex * 1000 + index, score: headingBonus - docIndex * 0.05 });
+    }
   });
   if (candidates.length === 0) return "";
 
