@@ -3,7 +3,7 @@ import { lastUserText, retrievalQuery } from "./conversation-query.ts";
 import { badRequest, notFound, toDocentError, type DocentError } from "./errors.ts";
 import type { FinishReason, LanguageModel, ModelStreamPart, TokenUsage } from "./language-model.ts";
 import type { ModelRegistry } from "./model-registry.ts";
-import { buildPrompt } from "./prompt.ts";
+import { buildPrompt, countPromptTokens } from "./prompt.ts";
 import { rankPages, type RankedPage } from "./rank-pages.ts";
 import { groundPages, type Reference } from "./references.ts";
 import { fixedReply, relay, withExtraUsage } from "./reply-stream.ts";
@@ -148,8 +148,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
       throw toDocentError(error);
     }
     if (format) return { ...base, parts: structuredReply(stream, { model, call, format, validator: deps.schemaValidator, countTokens: deps.countTokens }) };
-    const promptText = prompt.map((m) => m.content).join("\n");
-    return { ...base, parts: relay(stream, model, () => deps.countTokens(promptText), deps.countTokens, references, request.include_references === true) };
+    return { ...base, parts: relay(stream, model, () => countPromptTokens(prompt, deps.countTokens), deps.countTokens, references, request.include_references === true) };
   }
 
   return { open };

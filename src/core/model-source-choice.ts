@@ -1,5 +1,6 @@
 import type { LanguageModel, ModelMessage, TokenUsage } from "./language-model.ts";
 import type { RankedPage } from "./rank-pages.ts";
+import { countPromptTokens } from "./prompt.ts";
 import { settleUsage } from "./settle-usage.ts";
 import type { SourceInfo } from "./source-catalog.ts";
 import type { StructuredFormat } from "./structured-output.ts";
@@ -64,7 +65,7 @@ export async function askModelForSources(
     });
     const numbers = chosenNumbers(result.text);
     const ids = [...new Set(numbers.filter((n) => n >= 1 && n <= candidates.length).map((n) => candidates[n - 1]!.source.id))];
-    const usage = settleUsage(result.usage, { prompt: () => countTokens(prompt.map((m) => m.content).join("\n")), completion: () => countTokens(result.text) });
+    const usage = settleUsage(result.usage, { prompt: () => countPromptTokens(prompt, countTokens), completion: () => countTokens(result.text) });
     return { ids, usage };
   } catch (error) {
     if (signal?.aborted) throw error;

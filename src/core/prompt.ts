@@ -31,3 +31,11 @@ export function buildPrompt(messages: readonly ChatMessage[], documents: readonl
     ...messages.map((m) => ({ role: m.role as ModelMessage["role"], content: messageText(m) })),
   ];
 }
+
+/**
+ * Prompt tokens as OpenAI counts a chat, for models that report none: each
+ * message's content plus 3 tokens of framing, and 3 that prime the reply.
+ */
+export function countPromptTokens(prompt: readonly ModelMessage[], countTokens: (text: string) => number): number {
+  return prompt.reduce((tokens, message) => tokens + countTokens(message.content) + 3, 3);
+}

@@ -1,6 +1,7 @@
 import type { ChatPart } from "./chat-engine.ts";
 import { DocentError, isAbortError, toDocentError } from "./errors.ts";
-import type { FinishReason, LanguageModel, ModelCallOptions, ModelStreamPart, TokenUsage } from "./language-model.ts";
+import type { FinishReason, LanguageModel, ModelCallOptions, ModelMessage, ModelStreamPart, TokenUsage } from "./language-model.ts";
+import { countPromptTokens } from "./prompt.ts";
 import { settleUsage } from "./settle-usage.ts";
 import { checkStructuredReply, type SchemaValidator, type StructuredFormat } from "./structured-output.ts";
 
@@ -11,7 +12,7 @@ interface Attempt {
   usage: TokenUsage;
 }
 
-async function collect(stream: AsyncIterable<ModelStreamPart>, promptText: string, countTokens: (t: string) => number): Promise<Attempt> {
+async function collect(stream: AsyncIterable<ModelStreamPart>, prompt: readonly ModelMessage[], countTokens: (t: string) => number): Promise<Attempt> {
   const deltas: string[] = [];
   let finish: Extract<ModelStreamPart, { type: "finish" }> | undefined;
   for await (const part of stream) {
@@ -25,7 +26,7 @@ async function collect(stream: AsyncIterable<ModelStreamPart>, promptText: strin
     deltas,
     text,
     finishReason: finish.finishReason,
-    usage: settleUsage(finish.usage, { prompt: () => countTokens(promptText), completion: () => countTokens(text) }),
+    usage: settleUsage(finish.usage, { prompt: () => countPromptTokens(prompt, countTokens), completion: () => countTokens(text) }),
   };
 }
 
@@ -39,9 +40,8 @@ export async function* structuredReply(
   first: AsyncIterable<ModelStreamPart>,
   { model, call, format, validator, countTokens }: { model: LanguageModel; call: ModelCallOptions; format: StructuredFormat; validator: SchemaValidator; countTokens: (t: string) => number },
 ): AsyncGenerator<ChatPart> {
-  const promptText = call.prompt.map((m) => m.content).join("\n");
   try {
-    let attempt = await collect(first, promptText, countTokens);
+    let attempt = await collect(first, call.prompt, countTokens);
     let problems = checkStructuredReply(attempt.text, format, validator);
     const usage = { ...attempt.usage };
     if (problems.length > 0) {
@@ -54,7 +54,7 @@ export async function* structuredReply(
         ],
       };
       const { stream } = await model.doStream(repair);
-      attempt = await collect(stream, repair.prompt.map((m) => m.content).join("\n"), countTokens);
+      attempt = await collect(stream, repair.prompt, countTokens);
       usage.promptTokens += attempt.usage.promptTokens;
       usage.completionTokens += attempt.usage.completionTokens;
       usage.reasoningTokens += attempt.usage.reasoningTokens;
