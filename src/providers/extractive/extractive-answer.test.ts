@@ -34,6 +34,19 @@ describe("extractiveAnswer", () => {
     expect(answer).toContain("physically reordered based on the index information. [1, 2]");
   });
 
+  it("points to a page whose best sentence is only loosely about the question instead of quoting it", () => {
+    const pages: GroundingDocument[] = [
+      { ...docs[0]!, referenceNumber: 1 },
+      { referenceNumber: 2, title: "Database Page Layout", section: "", url: "https://x/storage-page-layout.html", text: "Table data is physically stored in pages of eight kilobytes each." },
+      { referenceNumber: 3, title: "Weather", section: "", url: "https://x/weather.html", text: "The weather is nice today and has nothing to do with databases." },
+    ];
+    const answer = extractiveAnswer("How do I physically reorder a table based on an index?", pages);
+    expect(answer).toContain("physically reordered based on the index information. [1]");
+    expect(answer).not.toContain("eight kilobytes");
+    expect(answer).toMatch(/\n\nSee also: Database Page Layout \[2\]\.$/);
+    expect(answer).not.toContain("[3]");
+  });
+
   it("returns nothing when there are no passages", () => {
     expect(extractiveAnswer("anything", [])).toBe("");
   });

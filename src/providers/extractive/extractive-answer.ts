@@ -77,7 +77,7 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   const ranked = [...candidates].sort((a, b) => b.score - a.score || a.order - b.order);
   // Only sentences close to the best one: a weak match is noise, not an answer.
   const floor = (ranked[0]?.score ?? 0) * (options.relativeFloor ?? 0.45);
-  // A page's best sentence is quoted even when weaker, as long as it is about the question at all.
+  // A page whose best sentence is weaker, but still about the question, is pointed to rather than quoted.
   const pageFloor = (ranked[0]?.score ?? 0) * 0.2;
   const picked: Candidate[] = [];
   let words = 0;
@@ -98,14 +98,24 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   };
   // First the best sentence of each page (retrieval already judged the pages
   // relevant), so the answer digests every page it is given; then the best
-  // remaining sentences that come close to the best one.
+  // remaining sentences that come close to the best one. A page whose best
+  // sentence is only loosely about the question is listed under "See also"
+  // by its title: a weak sentence quoted as if it answered would mislead.
   const pages = [...new Set(documents.map((d) => d.referenceNumber))];
+  const seeAlso: number[] = [];
   for (const reference of pages) {
     const best = ranked.find((c) => c.reference === reference);
-    if (best) take(best, pageFloor);
+    if (!best) continue;
+    if (picked.length === 0 || best.score >= floor) take(best, floor);
+    else if (best.score > 0 && best.score >= pageFloor) seeAlso.push(reference);
   }
   for (const c of ranked) take(c, floor);
+  const cited = new Set(picked.flatMap((c) => [c.reference, ...c.alsoIn]));
+  const pointers = seeAlso.filter((reference) => !cited.has(reference));
   // Read in document order: the best page first, its sentences as written.
   picked.sort((a, b) => a.order - b.order);
-  return picked.map((c) => `${c.text} [${[c.reference, ...c.alsoIn].join(", ")}]`).join(" ");
+  const answer = picked.map((c) => `${c.text} [${[c.reference, ...c.alsoIn].join(", ")}]`).join(" ");
+  if (pointers.length === 0) return answer;
+  const titleOf = (reference: number) => documents.find((d) => d.referenceNumber === reference)!.title;
+  return `${answer}\n\nSee also: ${pointers.map((reference) => `${titleOf(reference)} [${reference}]`).join("; ")}.`;
 }
