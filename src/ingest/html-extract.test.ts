@@ -45,6 +45,47 @@ describe("extractHtml", () => {
     expect(all).not.toMatch(/sidebar text|Copyright|¶|Table of Contents/);
   });
 
+  it("drops a hand-written site's menus, tagline and table of contents, and never the document's doctype", () => {
+    // As SQLite's pages: no <main>, chrome in classed <div>s.
+    const page = extractHtml(`<!DOCTYPE html>
+<html><head><title>ATTACH DATABASE</title>
+<!-- path= -->
+</head>
+<body>
+<div class=nosearch><div class="tagline desktoponly">Small. Fast. Reliable.<br>Choose any three.</div>
+<div class="menu mainmenu"><ul><li><a href="index.html">Home</a><li><a href="download.html">Download</a></ul></div>
+<div class="menu submenu" id="submenu"><ul><li><a href="support.html">Support</a></ul></div></div>
+<details id="toc" open><summary>Table of contents</summary><ul><li><a href="#overview">Overview</a></li></ul></details>
+<h1 id="overview">1. Overview</h1>
+<p>The ATTACH DATABASE statement adds another database file to the current database connection.</p>
+</body></html>`);
+    const all = JSON.stringify(page);
+    expect(all).not.toMatch(/DOCTYPE|Small\. Fast|Home|Download|Support|Table of contents/);
+    expect(page.sections.at(-1)).toMatchObject({ headings: ["1. Overview"], anchor: "overview" });
+    expect(page.sections.at(-1)!.text).toBe("The ATTACH DATABASE statement adds another database file to the current database connection.");
+  });
+
+  it("keeps an article that loose markup leaves outside <body>", () => {
+    // A stray end tag and a second <body> (as on some of SQLite's pages): the parser closes <body> after the
+    // chrome and hangs the article on <html>.
+    const page = extractHtml(`<html><head><title>BLOBs</title></head>
+<body>
+<div class="menu"><a href="index.html">Home</a>
+</div>
+</div>
+<body>
+<h1>Internal Versus External BLOBs</h1>
+<p>Reads are faster when small BLOBs are stored in the database.</p>`);
+    expect(page.sections.map((s) => s.text)).toEqual(["Reads are faster when small BLOBs are stored in the database."]);
+  });
+
+  it("drops chrome by whole id only, so content anchors that contain such a word stay", () => {
+    const page = extractHtml(`<html><head><title>email.header</title></head><body><div class="body" role="main">
+<section id="module-email.header"><h1>email.header: Internationalized headers</h1><p>This module is part of the legacy email API.</p></section>
+<div id="sidebar">Quick search</div></div></body></html>`);
+    expect(page.sections.map((s) => s.text)).toEqual(["This module is part of the legacy email API."]);
+  });
+
   it("keeps the text of highlighted code, without its markup, entities decoded and lines kept", () => {
     const page = extractHtml(`<html><head><title>enum</title></head><body><div class="body" role="main"><section id="planet"><h2>Planet</h2>
 <div class="highlight-python3 notranslate"><div class="highlight"><pre><span></span><span class="gp">&gt;&gt;&gt; </span><span class="n">dir</span><span class="p">(</span><span class="n">Planet</span><span class="p">)</span>

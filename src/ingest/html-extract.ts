@@ -1,8 +1,11 @@
 import { parse, type HTMLElement, type Node } from "node-html-parser";
 import { tidyText, type ExtractedPage, type Section } from "./section.ts";
 
-const DROP = new Set(["script", "style", "noscript", "nav", "header", "footer", "aside", "form", "template", "svg", "button", "iframe"]);
-const DROP_CLASSES = /\b(sphinxsidebar|related|navheader|navfooter|headerlink|breadcrumbs?|toc|sidebar|footer|header|navigation|nav)\b/;
+const DROP = new Set(["head", "script", "style", "noscript", "nav", "header", "footer", "aside", "form", "template", "svg", "button", "iframe"]);
+/** Site chrome by class: sidebars, headers and footers, tables of contents, menus (`menu`, `mainmenu`, `submenu`), taglines. */
+const CHROME_CLASS = /\b(sphinxsidebar|related|navheader|navfooter|headerlink|breadcrumbs?|toc|sidebar|footer|header|navigation|nav|\w*menu|tagline)\b/;
+/** …and by whole id (a part would also match content anchors such as `module-email.header`). */
+const CHROME_ID = /^(toc|gtoc|sidebar|header|footer|nav|navigation|menu|mainmenu|submenu|searchmenu|breadcrumbs?)$/;
 const BLOCK = new Set(["p", "div", "li", "ul", "ol", "pre", "tr", "table", "dd", "dt", "dl", "blockquote", "section", "article", "br", "hr", "td", "th"]);
 const CONTENT_ROOTS = ["main", "[role=main]", "article", "div.body", "div.document", "#content", "div.content"];
 
@@ -56,7 +59,10 @@ const headingText = (el: HTMLElement) => el.text.replace(/[¶#]\s*$/u, "").repla
 export function extractHtml(html: string): ExtractedPage {
   // <pre> is parsed like any element: Sphinx and others highlight code with <span>s, which must not reach the text.
   const root = parse(html, { blockTextElements: { script: false, style: false, noscript: false } });
-  const body = CONTENT_ROOTS.map((s) => root.querySelector(s)).find((el): el is HTMLElement => !!el) ?? root.querySelector("body") ?? root;
+  // Without a content root, the whole <html> (its <head> dropped), not <body>: node-html-parser may lose or close
+  // <body> early on loose markup (SQLite's pages) and hang the content on <html>. Not the document root either,
+  // whose <!DOCTYPE> is a text node.
+  const body = CONTENT_ROOTS.map((s) => root.querySelector(s)).find((el): el is HTMLElement => !!el) ?? root.querySelector("html") ?? root;
   // The page's own title: the first h1 when the <title> repeats it (Sphinx adds the site's name),
   // else the <title> (SQLite's pages open with "1. Overview"), else the h1.
   const h1 = body.querySelector("h1");
@@ -82,7 +88,8 @@ export function extractHtml(html: string): ExtractedPage {
     const tag = el.rawTagName?.toLowerCase() ?? "";
     if (DROP.has(tag)) return;
     const cls = el.getAttribute?.("class") ?? "";
-    if (cls && DROP_CLASSES.test(cls)) return;
+    if (cls && CHROME_CLASS.test(cls)) return;
+    if (el.id && CHROME_ID.test(el.id)) return;
     const level = /^h([1-6])$/.exec(tag);
     if (level) {
       flush();
