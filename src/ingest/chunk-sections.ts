@@ -3,30 +3,36 @@ import type { ExtractedPage } from "./section.ts";
 
 const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
-/** Splits text into pieces of at most `max` words, at paragraph, then line, then word boundaries. */
+/**
+ * Splits text into pieces of at most `max` words, at paragraph, then line,
+ * then word boundaries. Each piece keeps the line and paragraph breaks it
+ * had, so a heading or a label line stays apart from the sentence after it.
+ */
 export function splitText(text: string, max: number): string[] {
   if (words(text) <= max) return [text];
-  const units = text.split(/\n+/).flatMap((para) => {
-    const w = para.split(/\s+/).filter(Boolean);
-    if (w.length <= max) return [{ text: para, words: w.length }];
-    const out: Array<{ text: string; words: number }> = [];
-    for (let i = 0; i < w.length; i += max) out.push({ text: w.slice(i, i + max).join(" "), words: Math.min(max, w.length - i) });
-    return out;
-  });
+  // Units are lines (or runs of `max` words of a long line), each with the break that precedes it.
+  const units: Array<{ text: string; words: number; before: string }> = [];
+  const parts = text.split(/(\n+)/);
+  for (let i = 0; i < parts.length; i += 2) {
+    const before = i > 0 ? parts[i - 1]! : "";
+    const w = parts[i]!.split(/\s+/).filter(Boolean);
+    if (w.length <= max) units.push({ text: parts[i]!, words: w.length, before });
+    else for (let k = 0; k < w.length; k += max) units.push({ text: w.slice(k, k + max).join(" "), words: Math.min(max, w.length - k), before: k === 0 ? before : " " });
+  }
   // Word counts are carried along, not recounted: a long section has thousands of lines.
   const pieces: string[] = [];
-  let current: string[] = [];
+  let current = "";
   let count = 0;
   for (const unit of units) {
-    if (current.length > 0 && count + unit.words > max) {
-      pieces.push(current.join("\n"));
-      current = [];
+    if (current && count + unit.words > max) {
+      pieces.push(current);
+      current = "";
       count = 0;
     }
-    current.push(unit.text);
+    current += current ? unit.before + unit.text : unit.text;
     count += unit.words;
   }
-  if (current.length > 0) pieces.push(current.join("\n"));
+  if (current) pieces.push(current);
   return pieces;
 }
 

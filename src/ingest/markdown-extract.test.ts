@@ -27,6 +27,12 @@ describe("splitText", () => {
     expect(pieces[1]).toBe(para(40, "c"));
     expect(splitText(para(250, "x"), 100).map((p) => p.split(" ").length)).toEqual([100, 100, 50]);
   });
+
+  it("keeps each piece's paragraph and line breaks", () => {
+    const para = (n: number, w: string) => Array(n).fill(w).join(" ");
+    const pieces = splitText(`Overview\n\n${para(30, "a")}\n${para(30, "b")}\n\n${para(60, "c")}`, 70);
+    expect(pieces).toEqual([`Overview\n\n${para(30, "a")}\n${para(30, "b")}`, para(60, "c")]);
+  });
 });
 
 describe("markdown inline code", () => {
