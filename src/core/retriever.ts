@@ -32,7 +32,7 @@ export interface RetrievedChunk extends Chunk {
 export interface QueryTerm {
   /** The normalised (stemmed) form chunks are matched on. */
   term: string;
-  /** The word as asked. */
+  /** The word as searched: as asked, or the index's correction of a misspelling (`vacum` → `vacuum`). */
   text: string;
   /** Inverse document frequency: rare words weigh more; a word in no chunk weighs most. */
   weight: number;

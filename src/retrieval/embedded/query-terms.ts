@@ -4,6 +4,7 @@ import { agentNouns } from "./agent-nouns.ts";
 import { fold, stemOf } from "./analyzer.ts";
 import { FIELD } from "./segment.ts";
 import { postingsCount, type LoadedSegment } from "./segment-store.ts";
+import { correctSpelling } from "./spelling.ts";
 import type { SearchTerm } from "./segment-search.ts";
 
 /**
@@ -29,13 +30,23 @@ export function queryTerms(query: string, segments: readonly LoadedSegment[], te
   let total = 0;
   for (const s of segments) total += s.n;
   const terms: Array<QueryTerm & { id: number | undefined; df: number }> = [];
-  for (const word of queryWords(query)) {
-    const term = stemOf(fold(word));
-    if (terms.some((t) => t.term === term)) continue;
-    const id = termId(term);
+  const passagesHolding = (stem: string) => {
+    const id = termId(stem);
     let df = 0;
     if (id !== undefined) for (const s of segments) df += postingsCount(s, id);
-    terms.push({ term, text: word, id, df, weight: Math.log(1 + (total - df + 0.5) / (df + 0.5)) });
+    return df;
+  };
+  for (const asked of queryWords(query)) {
+    let word = asked;
+    let term = stemOf(fold(word));
+    // A misspelt word ("vacum") is searched as the word the documentation most likely means ("vacuum").
+    if (passagesHolding(term) === 0) {
+      const corrected = correctSpelling(fold(word), (candidate) => passagesHolding(stemOf(candidate)));
+      if (corrected) [word, term] = [corrected, stemOf(corrected)];
+    }
+    if (terms.some((t) => t.term === term)) continue;
+    const df = passagesHolding(term);
+    terms.push({ term, text: word, id: termId(term), df, weight: Math.log(1 + (total - df + 0.5) / (df + 0.5)) });
   }
   // A word no passage contains weighs as much as the rarest known one: enough to
   // mark an off-topic question, not so much that one typo sinks a good answer.

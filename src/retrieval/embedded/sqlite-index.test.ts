@@ -55,6 +55,25 @@ describe("agent nouns", () => {
   });
 });
 
+describe("misspelt question words", () => {
+  it("searches a word no passage holds and English does not know as the documented word one edit away", async () => {
+    const index = openSqliteIndex(tempFile());
+    const page = (url: string, title: string, text: string) => ({ url, hash: url, chunks: [{ sourceId: ID, url, anchor: "", title, section: "", text }] });
+    await index.writer.replaceSource(ID, [
+      page("https://x/vacuum.html", "VACUUM", "VACUUM reclaims storage occupied by dead tuples."),
+      page("https://x/plan.html", "EXPLAIN", "Shows the execution plan of a statement."),
+    ]);
+    const typo = await index.retrieve({ query: "vacum storage", sourceIds: [ID], limit: 5 });
+    expect(typo.terms.map((t) => [t.text, t.term])).toEqual([["vacuum", "vacuum"], ["storage", "storag"]]);
+    expect(typo.chunks[0]).toMatchObject({ url: "https://x/vacuum.html", matched: ["vacuum", "storag"] });
+    // An English word the pages lack is no typo: "plant" stays "plant", it does not become "plan".
+    const english = await index.retrieve({ query: "plant", sourceIds: [ID], limit: 5 });
+    index.close();
+    expect(english.terms.map((t) => t.text)).toEqual(["plant"]);
+    expect(english.chunks).toEqual([]);
+  });
+});
+
 describe("embeddings in the embedded index", () => {
   it("finds by vector what this same connection wrote after its first vector search", async () => {
     const index = openSqliteIndex(tempFile());
