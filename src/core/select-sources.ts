@@ -6,13 +6,15 @@ import { tokenize } from "./terms.ts";
 
 const GENERIC_NAME_WORDS = new Set(["documentation", "docs", "doc", "reference", "api", "manual", "guide", "the", "and", "of", "for", "library", "official"]);
 
-/** Words of a source's name that identify it ("postgresql", "node.js" → also "node"). */
+/** Words of a source's name that identify it ("postgresql"; "node.js" → also "node" and "nodejs"). */
 export function distinctiveNameWords(name: string): string[] {
   const words = new Set<string>();
   for (const token of tokenize(name)) {
     if (GENERIC_NAME_WORDS.has(token) || /^[\d.]+$/.test(token) || token.length < 3) continue;
     words.add(token);
     if (token.endsWith(".js")) words.add(token.slice(0, -3));
+    // As people type it: "node.js" → "nodejs", "scikit-learn" → "scikitlearn".
+    if (/[.\-']/.test(token)) words.add(token.replace(/[.\-']/g, ""));
   }
   return [...words];
 }
