@@ -86,6 +86,13 @@ describe("extractHtml", () => {
     expect(page.sections.map((s) => s.text)).toEqual(["This module is part of the legacy email API."]);
   });
 
+  it("takes the page's title without the site's name when the h1 is the site's banner", () => {
+    const page = extractHtml(`<html><head><title>File system | Node.js v18.20.4 Documentation</title></head><body>
+<div id="content"><header><h1>Node.js v18.20.4 documentation</h1></header>
+<div id="apicontent"><h2 id="file-system">File system</h2><p>The node:fs module enables interacting with the file system.</p></div></div></body></html>`);
+    expect(page.title).toBe("File system");
+  });
+
   it("keeps the text of highlighted code, without its markup, entities decoded and lines kept", () => {
     const page = extractHtml(`<html><head><title>enum</title></head><body><div class="body" role="main"><section id="planet"><h2>Planet</h2>
 <div class="highlight-python3 notranslate"><div class="highlight"><pre><span></span><span class="gp">&gt;&gt;&gt; </span><span class="n">dir</span><span class="p">(</span><span class="n">Planet</span><span class="p">)</span>

@@ -64,11 +64,13 @@ export function extractHtml(html: string): ExtractedPage {
   // whose <!DOCTYPE> is a text node.
   const body = CONTENT_ROOTS.map((s) => root.querySelector(s)).find((el): el is HTMLElement => !!el) ?? root.querySelector("html") ?? root;
   // The page's own title: the first h1 when the <title> repeats it (Sphinx adds the site's name),
-  // else the <title> (SQLite's pages open with "1. Overview"), else the h1.
+  // else the <title> (SQLite's pages open with "1. Overview") without a "| Site name" tail
+  // (Node.js: "File system | Node.js v18.20.4 Documentation", its h1 the site's banner), else the h1.
   const h1 = body.querySelector("h1");
   const h1Text = h1 ? headingText(h1) : "";
   const titleTag = root.querySelector("title")?.text.replace(/\s+/g, " ").trim() ?? "";
-  const title = (h1Text && titleTag.includes(h1Text) ? h1Text : titleTag || h1Text) || "";
+  const pageTitle = titleTag.replace(/\s+\|\s+[^|]+$/, "");
+  const title = (h1Text && titleTag.includes(h1Text) ? h1Text : pageTitle || h1Text) || "";
 
   const sections: Section[] = [];
   const stack: Array<{ level: number; text: string }> = [];
