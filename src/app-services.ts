@@ -10,6 +10,7 @@ import { createPrismaKeyStore } from "./db/prisma-key-store.ts";
 import { createPrismaSourceCatalog } from "./db/prisma-source-catalog.ts";
 import { createModelRegistry } from "./providers/model-registry.ts";
 import { countTokens } from "./providers/tokenizer.ts";
+import { isEnglishWord } from "./retrieval/english-words.ts";
 import { createOpenAIEmbedder } from "./providers/openai/openai-embedder.ts";
 import { makeHybridRetriever } from "./retrieval/hybrid-retriever.ts";
 import type { Embedder } from "./core/embedder.ts";
@@ -63,6 +64,7 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
     schemaValidator: createAjvValidator(),
     maxReferences: config.MAX_REFERENCES,
     minSimilarity: config.EMBEDDINGS_MIN_SIMILARITY,
+    isWord: isEnglishWord,
     sourceChoiceTimeoutMs: config.AGENT_SOURCE_CHOICE_TIMEOUT_MS,
   });
   return {

@@ -8,7 +8,8 @@ import { rankPages, type RankedPage } from "./rank-pages.ts";
 import { groundPages, type Reference } from "./references.ts";
 import { fixedReply, relay, withExtraUsage } from "./reply-stream.ts";
 import type { Retriever } from "./retriever.ts";
-import { selectSources, withoutSourceNames, type Selection } from "./select-sources.ts";
+import { selectSources, type Selection } from "./select-sources.ts";
+import { withoutSourceNames, type IsWord } from "./source-names.ts";
 import { askModelForSources, type SourceCandidate } from "./model-source-choice.ts";
 import type { SourceCatalog, SourceInfo } from "./source-catalog.ts";
 import { structuredFormat, type SchemaValidator, type StructuredFormat } from "./structured-output.ts";
@@ -48,6 +49,8 @@ export interface ChatEngineDeps {
   minSimilarity?: number;
   /** How long the agent may ask a provider model to choose among contending sources (0: never asks). */
   sourceChoiceTimeoutMs?: number;
+  /** Whether a word is a dictionary word: lets "postgres" or "pyhton" name its source. */
+  isWord?: IsWord;
 }
 
 /**
@@ -76,7 +79,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
       if (!source) throw notFound(`No knowledge source with id '${raw}'. GET /v1/sources lists the available ones.`, `sources[${i}]`, "source_not_found");
       if (!sources.includes(source)) sources.push(source);
     });
-    const pages = rankPages(await deps.retrieve({ query: withoutSourceNames(query, sources), sourceIds: sources.map((s) => s.id), limit }));
+    const pages = rankPages(await deps.retrieve({ query: withoutSourceNames(query, sources, deps.isWord), sourceIds: sources.map((s) => s.id), limit }));
     return { sources, pages };
   }
 
@@ -107,7 +110,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
       model.supportsStructuredOutput && budget > 0
         ? (candidates: SourceCandidate[]) => askModelForSources(model, query, candidates, { timeoutMs: budget, signal, countTokens: deps.countTokens })
         : undefined;
-    const picked: Selection = request.sources ? await explicitChunks(request.sources, query, catalog) : await selectSources(query, catalog, deps.retrieve, { limit, choose });
+    const picked: Selection = request.sources ? await explicitChunks(request.sources, query, catalog) : await selectSources(query, catalog, deps.retrieve, { limit, choose, isWord: deps.isWord });
     const opened = await answer(request, model, format, query, picked, signal);
     return picked.choice ? { ...opened, parts: withExtraUsage(opened.parts, picked.choice.usage) } : opened;
   }

@@ -2,42 +2,7 @@ import type { ModelSourceChoice, SourceCandidate } from "./model-source-choice.t
 import { rankPages, type RankedPage } from "./rank-pages.ts";
 import type { Retriever } from "./retriever.ts";
 import type { SourceInfo } from "./source-catalog.ts";
-import { tokenize } from "./terms.ts";
-
-const GENERIC_NAME_WORDS = new Set(["documentation", "docs", "doc", "reference", "api", "manual", "guide", "the", "and", "of", "for", "library", "official"]);
-
-/** Words of a source's name that identify it ("postgresql"; "node.js" → also "node" and "nodejs"). */
-export function distinctiveNameWords(name: string): string[] {
-  const words = new Set<string>();
-  for (const token of tokenize(name)) {
-    if (GENERIC_NAME_WORDS.has(token) || /^[\d.]+$/.test(token) || token.length < 3) continue;
-    words.add(token);
-    if (token.endsWith(".js")) words.add(token.slice(0, -3));
-    // As people type it: "node.js" → "nodejs", "scikit-learn" → "scikitlearn".
-    if (/[.\-']/.test(token)) words.add(token.replace(/[.\-']/g, ""));
-  }
-  return [...words];
-}
-
-/** Sources whose name the question mentions. */
-export function mentionedSources(query: string, sources: readonly SourceInfo[]): SourceInfo[] {
-  const words = new Set(tokenize(query));
-  return sources.filter((source) => distinctiveNameWords(source.name).some((w) => words.has(w)));
-}
-
-/**
- * The question without the names of the sources searched: within the SQLite
- * docs, "SQLite" tells nothing and would favour pages that merely repeat it.
- */
-export function withoutSourceNames(query: string, sources: readonly SourceInfo[]): string {
-  const names = new Set(sources.flatMap((s) => distinctiveNameWords(s.name)));
-  if (names.size === 0) return query;
-  const kept = query.split(/\s+/).filter((word) => {
-    const token = tokenize(word)[0];
-    return !token || !names.has(token);
-  });
-  return kept.length > 0 ? kept.join(" ") : query;
-}
+import { mentionedSources, withoutSourceNames, type IsWord } from "./source-names.ts";
 
 export interface Selection {
   sources: SourceInfo[];
@@ -65,12 +30,13 @@ export async function selectSources(
     closeness = 0.9,
     maxSources = 2,
     choose,
-  }: { limit: number; closeness?: number; maxSources?: number; choose?: (candidates: SourceCandidate[]) => Promise<ModelSourceChoice | null> },
+    isWord,
+  }: { limit: number; closeness?: number; maxSources?: number; choose?: (candidates: SourceCandidate[]) => Promise<ModelSourceChoice | null>; isWord?: IsWord },
 ): Promise<Selection> {
   if (catalog.length === 0) return { sources: [], pages: [] };
-  const named = mentionedSources(query, catalog);
+  const named = mentionedSources(query, catalog, isWord);
   const candidates = named.length > 0 ? named : catalog;
-  const searched = named.length > 0 ? withoutSourceNames(query, named) : query;
+  const searched = named.length > 0 ? withoutSourceNames(query, named, isWord) : query;
   // Searching the whole catalog needs no source filter (a long one costs time); chunks the catalog
   // does not know (a source whose removal is still under way) are dropped after.
   const known = new Set(candidates.map((s) => s.id));

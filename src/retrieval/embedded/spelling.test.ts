@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { correctSpelling, isEnglishWord, oneEditAway } from "./spelling.ts";
+import { isEnglishWord } from "../english-words.ts";
+import { correctSpelling, oneEditAway } from "./spelling.ts";
 
 describe("spelling", () => {
   it("lists every word one deletion, swap, replacement or insertion away", () => {
