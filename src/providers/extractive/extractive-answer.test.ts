@@ -47,6 +47,16 @@ describe("extractiveAnswer", () => {
     expect(answer).not.toContain("[3]");
   });
 
+  it("points to a page whose strong sentence finds no room in the answer", () => {
+    const pages: GroundingDocument[] = [
+      { ...docs[0]!, referenceNumber: 1 },
+      { referenceNumber: 2, title: "CLUSTER (tutorial)", section: "", url: "https://x/tutorial-cluster.html", text: "Clustering a table on an index physically reorders its rows to follow that index." },
+    ];
+    const answer = extractiveAnswer("How do I physically reorder a table based on an index?", pages, { maxSentences: 1 });
+    expect(answer.match(/\[\d[^\]]*\]/g)).toEqual(["[1]", "[2]"]);
+    expect(answer).toMatch(/\n\nSee also: CLUSTER \(tutorial\) \[2\]\.$/);
+  });
+
   it("returns nothing when there are no passages", () => {
     expect(extractiveAnswer("anything", [])).toBe("");
   });

@@ -107,7 +107,8 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
     const best = ranked.find((c) => c.reference === reference);
     if (!best) continue;
     if (picked.length === 0 || best.score >= floor) take(best, floor);
-    else if (best.score > 0 && best.score >= pageFloor) seeAlso.push(reference);
+    // Pointed to unless quoted below (a strong sentence may find no room in the answer).
+    if (best.score > 0 && best.score >= pageFloor) seeAlso.push(reference);
   }
   for (const c of ranked) take(c, floor);
   const cited = new Set(picked.flatMap((c) => [c.reference, ...c.alsoIn]));
