@@ -2,10 +2,12 @@ import { parse, type HTMLElement, type Node } from "node-html-parser";
 import { tidyText, type ExtractedPage, type Section } from "./section.ts";
 
 const DROP = new Set(["head", "script", "style", "noscript", "nav", "header", "footer", "aside", "form", "template", "svg", "button", "iframe"]);
-/** Site chrome by class: sidebars, headers and footers, tables of contents, menus (`menu`, `mainmenu`, `submenu`), taglines. */
-const CHROME_CLASS = /\b(sphinxsidebar|related|navheader|navfooter|headerlink|breadcrumbs?|toc|sidebar|footer|header|navigation|nav|\w*menu|tagline)\b/;
+/** Names of site chrome: sidebars, headers and footers, tables of contents, menus (`menu`, `mainmenu`, `submenu`). */
+const CHROME = "breadcrumbs?|toc|gtoc|sidebar|footer|header|navigation|nav|\\w*menu";
+/** Chrome by class, with the class names of Sphinx, DocBook and SQLite (tagline)… */
+const CHROME_CLASS = new RegExp(`\\b(sphinxsidebar|related|navheader|navfooter|headerlink|tagline|${CHROME})\\b`);
 /** …and by whole id (a part would also match content anchors such as `module-email.header`). */
-const CHROME_ID = /^(toc|gtoc|sidebar|header|footer|nav|navigation|menu|mainmenu|submenu|searchmenu|breadcrumbs?)$/;
+const CHROME_ID = new RegExp(`^(${CHROME})$`);
 const BLOCK = new Set(["p", "div", "li", "ul", "ol", "pre", "tr", "table", "dd", "dt", "dl", "blockquote", "section", "article", "br", "hr", "td", "th"]);
 const CONTENT_ROOTS = ["main", "[role=main]", "article", "div.body", "div.document", "#content", "div.content"];
 
