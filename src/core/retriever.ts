@@ -9,11 +9,25 @@ export interface Chunk {
   /** Section path, outermost first, joined with " › ". */
   section: string;
   text: string;
+  /** Pages of the same source that the passage's section links to. */
+  links?: PageLink[];
   /** The passage's embedding (title, section and text), when embeddings are configured. */
   embedding?: Float32Array;
 }
 
+/** A page a passage links to: its URL (no fragment) and the words of the links to it. */
+export interface PageLink {
+  url: string;
+  text: string;
+}
+
+/** A linked page as retrieved: the query terms (`QueryTerm.term`) found in the words of the links to it. */
+export interface RetrievedLink extends PageLink {
+  matched: string[];
+}
+
 export interface RetrievedChunk extends Chunk {
+  links?: RetrievedLink[];
   /** The chunk's identity within its index, for fusing result lists. */
   key?: string;
   /** Higher is better; comparable within one retriever only. */

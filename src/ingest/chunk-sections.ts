@@ -1,5 +1,5 @@
-import type { Chunk } from "../core/retriever.ts";
-import type { ExtractedPage } from "./section.ts";
+import type { Chunk, PageLink } from "../core/retriever.ts";
+import type { ExtractedPage, Section } from "./section.ts";
 
 const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
@@ -37,25 +37,55 @@ export function splitText(text: string, max: number): string[] {
 }
 
 /**
+ * The pages of the source (URLs under `scope`) that a section links to, as
+ * page URLs without fragment or query (the page itself left out), each with
+ * the words of every link to it.
+ */
+export function linkedPages(links: Section["links"], url: string, scope: string): PageLink[] {
+  const pages = new Map<string, Set<string>>();
+  for (const { href, text } of links ?? []) {
+    let target: URL;
+    try {
+      target = new URL(href, url);
+    } catch {
+      continue;
+    }
+    target.hash = "";
+    target.search = "";
+    const page = target.toString();
+    if (page === url || !page.startsWith(scope)) continue;
+    const words = pages.get(page) ?? new Set<string>();
+    if (text) words.add(text);
+    pages.set(page, words);
+  }
+  return [...pages].map(([page, words]) => ({ url: page, text: [...words].join(" ") }));
+}
+
+type Part = { anchor: string; section: string; text: string; links: NonNullable<Section["links"]> };
+
+/**
  * Chunks a page at its headings into passages of at most `maxWords` words.
  * A section shorter than `minWords` joins the section after it (keeping the
  * first one's heading and anchor), so a page of many tiny sections does not
- * become many tiny passages.
+ * become many tiny passages. Each passage keeps the pages of the source
+ * (under `scope`, default: the page's folder) that its section links to.
  */
 export function chunkPage(
   page: ExtractedPage,
-  { sourceId, url, maxWords = 400, minWords = 150 }: { sourceId: string; url: string; maxWords?: number; minWords?: number },
+  { sourceId, url, scope = new URL(".", url).toString(), maxWords = 400, minWords = 150 }: { sourceId: string; url: string; scope?: string; maxWords?: number; minWords?: number },
 ): Chunk[] {
   const chunks: Chunk[] = [];
-  let pending: { anchor: string; section: string; text: string } | null = null;
-  const emit = (part: { anchor: string; section: string; text: string }) => {
-    for (const text of splitText(part.text, maxWords)) chunks.push({ sourceId, url, anchor: part.anchor, title: page.title, section: part.section, text });
+  let pending: Part | null = null;
+  const emit = (part: Part) => {
+    const links = linkedPages(part.links, url, scope);
+    for (const text of splitText(part.text, maxWords)) chunks.push({ sourceId, url, anchor: part.anchor, title: page.title, section: part.section, text, links });
   };
   for (const section of page.sections) {
     const heading = section.headings.join(" › ");
-    const current: { anchor: string; section: string; text: string } = pending
-      ? { anchor: pending.anchor, section: pending.section, text: `${pending.text}\n\n${section.headings.at(-1) ?? ""}\n\n${section.text}` }
-      : { anchor: section.anchor, section: heading, text: section.text };
+    const links = section.links ?? [];
+    const current: Part = pending
+      ? { anchor: pending.anchor, section: pending.section, text: `${pending.text}\n\n${section.headings.at(-1) ?? ""}\n\n${section.text}`, links: [...pending.links, ...links] }
+      : { anchor: section.anchor, section: heading, text: section.text, links };
     if (words(current.text) < minWords) {
       pending = current;
       continue;

@@ -105,6 +105,12 @@ export function extractHtml(html: string): ExtractedPage {
       return;
     }
     const block = BLOCK.has(tag);
+    if (tag === "a") {
+      const href = el.getAttribute("href");
+      // A link's words: its text, and its title where it has one (DocBook: "Section 11.8" titled "11.8. Partial Indexes").
+      const text = `${el.text} ${el.getAttribute("title") ?? ""}`.replace(/\s+/g, " ").trim();
+      if (href && !href.startsWith("#")) (current.links ??= []).push({ href, text });
+    }
     if (block) current.text += "\n";
     if (tag === "pre") current.text += `${el.text}\n`;
     else for (const child of el.childNodes) walk(child);

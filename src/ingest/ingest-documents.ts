@@ -59,7 +59,7 @@ export const pageUrl = (doc: Pick<SourceDocument, "relPath" | "url">, baseUrl: s
  * Bumped whenever extraction or chunking changes what a page becomes, so the
  * next sync re-reads pages whose bytes did not change.
  */
-const EXTRACTION_VERSION = "6";
+const EXTRACTION_VERSION = "7";
 export const contentHash = (bytes: Buffer) => createHash("sha256").update(`docent-extraction-${EXTRACTION_VERSION}\n`).update(bytes).digest("hex");
 
 type ReadResult = { page: PageChunks } | { skipped: "unreadable" | "not-content" };
@@ -72,7 +72,7 @@ export function parsePage(bytes: Buffer, doc: Pick<SourceDocument, "relPath" | "
   if (page.navigational) return { skipped: "not-content" };
   if (!page.title) page.title = doc.relPath.replace(/\.[^.]+$/, "");
   const url = pageUrl(doc, baseUrl);
-  const chunks = chunkPage(page, { sourceId, url });
+  const chunks = chunkPage(page, { sourceId, url, scope: baseUrl });
   if (chunks.length === 0) return { skipped: "unreadable" };
   return { page: { url, hash: contentHash(bytes), chunks } };
 }

@@ -8,8 +8,21 @@ describe("extractMarkdown", () => {
     expect(page.title).toBe("Guide");
     expect(page.sections).toEqual([
       { headings: [], anchor: "", text: "Intro text." },
-      { headings: ["Install"], anchor: "install", text: "Run npm install.\n\n# not a heading\nnpm install" },
+      { headings: ["Install"], anchor: "install", text: "Run npm install.\n\n# not a heading\nnpm install", links: [{ href: "https://npmjs.com", text: "npm" }] },
       { headings: ["Install", "On Windows"], anchor: "on-windows", text: "Use npm.cmd." },
+    ]);
+  });
+
+  it("keeps each section's links with their words, not images, in-page anchors or code", () => {
+    const page = extractMarkdown(
+      "# T\n\nSee [the **setup** guide](setup.md#install \"Setup\") and [keys](<api keys.md>).\n\n## More\n\n![logo](logo.png) [top](#t)\n\n```\n[not](a-link.md)\n```\n",
+    );
+    expect(page.sections.map((s) => s.links ?? [])).toEqual([
+      [
+        { href: "setup.md#install", text: "the setup guide" },
+        { href: "api keys.md", text: "keys" },
+      ],
+      [],
     ]);
   });
 

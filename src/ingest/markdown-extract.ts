@@ -21,6 +21,9 @@ function plain(line: string): string {
     .replace(/\u0000(\d+)\u0000/g, (_, i: string) => code[Number(i)]!);
 }
 
+/** An inline link (not an image): `[text](destination "title")`. */
+const LINK = /(?<!!)\[([^\]]*)\]\(\s*(?:<([^>]*)>|([^)\s]+))(?:\s+["'][^)]*["'])?\s*\)/g;
+
 /** Splits Markdown/MDX into sections at ATX headings (ignoring fenced code and front matter). */
 export function extractMarkdown(source: string): ExtractedPage {
   let text = source.replace(/\r/g, "");
@@ -60,6 +63,12 @@ export function extractMarkdown(source: string): ExtractedPage {
       continue;
     }
     if (!fenced && /^(import|export)\s/.test(line)) continue;
+    if (!fenced) {
+      for (const [, text, bracketed, bare] of line.matchAll(LINK)) {
+        const href = bracketed ?? bare ?? "";
+        if (href && !href.startsWith("#")) (current.links ??= []).push({ href, text: plain(text!) });
+      }
+    }
     current.text += `${fenced ? line : plain(line)}\n`;
   }
   flush();

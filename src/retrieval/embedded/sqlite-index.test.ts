@@ -129,6 +129,27 @@ describe("index schema upgrade", () => {
   });
 });
 
+describe("index schema upgrade from version 5", () => {
+  it("keeps the passages and segments of a version-5 index, their links empty until the next sync", async () => {
+    const file = tempFile();
+    const current = openSqliteIndex(file);
+    await current.writer.replaceSource(ID, [{ url: "https://x/sharding.html", hash: "h", chunks: [{ sourceId: ID, url: "https://x/sharding.html", anchor: "intro", title: "Sharding", section: "Intro", text: "Sharding splits data across servers." }] }]);
+    current.close();
+    const old = new Database(file);
+    old.exec(`ALTER TABLE chunk DROP COLUMN links; PRAGMA user_version = 5;`);
+    old.close();
+    const index = openSqliteIndex(file);
+    const { chunks } = await index.retrieve({ query: "how is data split across servers?", sourceIds: [ID], limit: 5 });
+    expect(chunks.map((c) => [c.url, c.anchor, c.links])).toEqual([["https://x/sharding.html", "intro", []]]);
+    const linked = { url: "https://x/replicas.html", hash: "r", chunks: [{ sourceId: ID, url: "https://x/replicas.html", anchor: "", title: "Replicas", section: "", text: "Replicas copy data across servers.", links: [{ url: "https://x/sharding.html", text: "sharding" }] }] };
+    await index.writer.applyChanges(ID, { upsert: [linked], remove: [] });
+    const after = await index.retrieve({ query: "replicas copy data", sourceIds: [ID], limit: 1 });
+    expect(after.chunks[0]!.links).toEqual([{ url: "https://x/sharding.html", text: "sharding", matched: [] }]);
+    index.close();
+    expect(new Database(file).pragma("user_version", { simple: true })).toBe(6);
+  });
+});
+
 describe("query words", () => {
   it("drops stop words and splits words as the index does", () => {
     expect(queryWords("How do I create an index in Node.js?")).toEqual(["create", "index", "node", "js"]);

@@ -8,6 +8,8 @@ import { makeSegmentStore } from "./segment-store.ts";
 import { queryTerms } from "./query-terms.ts";
 import { searchSegments } from "./segment-search.ts";
 import { migrateIndex } from "./index-schema.ts";
+import { readLinks, storedLinks } from "../stored-links.ts";
+import { makeTermMatcher } from "../term-matcher.ts";
 
 export interface SqliteIndex {
   retrieve: Retriever;
@@ -19,7 +21,7 @@ export interface SqliteIndex {
   close(): void;
 }
 
-type ChunkRow = Omit<RetrievedChunk, "score" | "matched" | "titleMatched" | "headingMatched"> & { id: number };
+type ChunkRow = Omit<RetrievedChunk, "score" | "matched" | "titleMatched" | "headingMatched" | "links"> & { id: number; links: string };
 
 /**
  * The embedded retrieval index, in one SQLite file opened in WAL mode so a CLI
@@ -49,7 +51,7 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
   };
   if (unindexed.length > 0) db.transaction(() => unindexed.forEach((id) => writeSegment(id, sourceChunks.all(id) as SegmentInput[])))();
 
-  const rowsById = db.prepare(`SELECT id, source_id AS sourceId, url, anchor, title, section, body AS text FROM chunk WHERE id IN (SELECT value FROM json_each(?))`);
+  const rowsById = db.prepare(`SELECT id, source_id AS sourceId, url, anchor, title, section, body AS text, links FROM chunk WHERE id IN (SELECT value FROM json_each(?))`);
   const deleteChunks = db.prepare(`DELETE FROM chunk WHERE source_id = ?`);
   const deletePageChunks = db.prepare(`DELETE FROM chunk WHERE source_id = ? AND url = ?`);
   const deletePage = db.prepare(`DELETE FROM page WHERE source_id = ? AND url = ?`);
@@ -57,7 +59,7 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
   const hashesOf = db.prepare(`SELECT url, hash FROM page WHERE source_id = ?`);
   const totalsOf = db.prepare(`SELECT (SELECT count(*) FROM page WHERE source_id = ?) AS pages, (SELECT count(*) FROM chunk WHERE source_id = ?) AS chunks`);
   const insertPage = db.prepare(`INSERT OR REPLACE INTO page (source_id, url, hash) VALUES (?, ?, ?)`);
-  const insertChunk = db.prepare(`INSERT INTO chunk (source_id, url, anchor, title, section, body) VALUES (?, ?, ?, ?, ?, ?)`);
+  const insertChunk = db.prepare(`INSERT INTO chunk (source_id, url, anchor, title, section, body, links) VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const insertVec = db.prepare(`INSERT INTO chunk_vec (id, source_id, vec) VALUES (?, ?, ?)`);
 
   const insertPages = (sourceId: string, pages: PageChunks[]): SegmentInput[] => {
@@ -65,7 +67,7 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
     for (const page of pages) {
       insertPage.run(sourceId, page.url, page.hash);
       for (const c of page.chunks) {
-        const id = Number(insertChunk.run(sourceId, c.url, c.anchor, c.title, c.section, c.text).lastInsertRowid);
+        const id = Number(insertChunk.run(sourceId, c.url, c.anchor, c.title, c.section, c.text, storedLinks(c.links)).lastInsertRowid);
         inserted.push({ id, url: c.url, title: c.title, section: c.section, text: c.text });
         if (c.embedding) insertVec.run(id, sourceId, Buffer.from(c.embedding.buffer, c.embedding.byteOffset, c.embedding.byteLength));
       }
@@ -116,14 +118,16 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
       if (hits.length === 0) return { chunks: [], terms: publicTerms };
       const rows = new Map((rowsById.all(JSON.stringify(hits.map((h) => h.segment.rowids[h.doc]))) as ChunkRow[]).map((r) => [r.id, r]));
       const chunks: RetrievedChunk[] = [];
+      const linkMatcher = makeTermMatcher(terms.map((t) => t.term));
       for (const hit of hits) {
         const row = rows.get(hit.segment.rowids[hit.doc]!);
         if (!row) continue; // removed by a commit after the search began
-        const { id, ...chunk } = row;
+        const { id, links, ...chunk } = row;
         const masks = termMasks(hit.masks);
         const having = (bits: number) => terms.filter((_, i) => (masks[i]! & bits) !== 0).map((t) => t.term);
         chunks.push({
           ...chunk,
+          links: readLinks(links).map((link) => ({ ...link, matched: linkMatcher(link.text) })),
           key: String(id),
           score: hit.score,
           matched: having(FIELD.title | FIELD.heading | FIELD.text),

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { RetrievedChunk } from "../../core/retriever.ts";
+import { readLinks } from "../stored-links.ts";
 
 /**
  * Exact cosine search over the stored passage embeddings, held in memory per
@@ -10,8 +11,8 @@ import type { RetrievedChunk } from "../../core/retriever.ts";
 export function makeVectorStore(db: Database.Database) {
   const dataVersion = db.prepare(`PRAGMA data_version`).pluck();
   const all = db.prepare(`SELECT id, source_id AS sourceId, vec FROM chunk_vec ORDER BY source_id, id`);
-  const byIds = db.prepare(`SELECT id, source_id AS sourceId, url, anchor, title, section, body AS text FROM chunk WHERE id IN (SELECT value FROM json_each(?))`);
-  const rowsById = (ids: number[]) => byIds.all(JSON.stringify(ids)) as Array<Omit<RetrievedChunk, "score" | "matched" | "titleMatched" | "headingMatched"> & { id: number }>;
+  const byIds = db.prepare(`SELECT id, source_id AS sourceId, url, anchor, title, section, body AS text, links FROM chunk WHERE id IN (SELECT value FROM json_each(?))`);
+  const rowsById = (ids: number[]) => byIds.all(JSON.stringify(ids)) as Array<Omit<RetrievedChunk, "score" | "matched" | "titleMatched" | "headingMatched" | "links"> & { id: number; links: string }>;
   let version = -1;
   let dirty = true;
   let bySource = new Map<string, { ids: number[]; vectors: Float32Array[] }>();
@@ -55,8 +56,8 @@ export function makeVectorStore(db: Database.Database) {
       return top.flatMap(({ id, score }) => {
         const row = rows.get(id);
         if (!row) return [];
-        const { id: _, ...rest } = row;
-        return [{ ...rest, key: String(id), score, matched: [], titleMatched: [], headingMatched: [] }];
+        const { id: _, links, ...rest } = row;
+        return [{ ...rest, links: readLinks(links).map((link) => ({ ...link, matched: [] })), key: String(id), score, matched: [], titleMatched: [], headingMatched: [] }];
       });
     },
   };

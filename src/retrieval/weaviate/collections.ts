@@ -11,10 +11,12 @@ export const collectionNames = (prefix: string): IndexCollections => ({ chunk: `
 
 const text = (name: string, extra: object = {}) => ({ name, dataType: "text" as const, ...extra });
 const keyword = (name: string) => text(name, { tokenization: "field" as const, indexSearchable: false, indexFilterable: true });
+/** Stored, not indexed: the pages a passage links to (see stored-links.ts). */
+const LINKS = text("links", { indexSearchable: false, indexFilterable: false });
 
 /**
  * Creates the collections when missing: chunks (searchable title, section,
- * text and identifier parts; filterable source, generation and URL), pages
+ * text and identifier parts; filterable source, generation and URL; stored links), pages
  * (URL and content hash per generation), and sources (the live generation).
  */
 export async function ensureCollections(client: WeaviateClient, names: IndexCollections): Promise<void> {
@@ -31,8 +33,14 @@ export async function ensureCollections(client: WeaviateClient, names: IndexColl
         text("section"),
         text("text"),
         text("idents"),
+        LINKS,
       ],
     });
+  } else {
+    // Collections made before passages kept their links gain the property (empty until a source's next sync).
+    const chunk = client.collections.use(names.chunk);
+    const { properties } = await chunk.config.get();
+    if (!properties.some((p) => p.name === LINKS.name)) await chunk.config.addProperty(LINKS);
   }
   if (!(await client.collections.exists(names.page))) {
     await client.collections.create({ name: names.page, properties: [keyword("sourceId"), keyword("generation"), keyword("url"), keyword("hash")] });

@@ -5,6 +5,7 @@ import { identifierParts } from "../embedded/identifier-parts.ts";
 import { queryWords } from "../query-words.ts";
 import { makeTermMatcher, porterStem } from "../term-matcher.ts";
 import { collectionNames, ensureCollections } from "./collections.ts";
+import { readLinks, storedLinks } from "../stored-links.ts";
 
 export interface WeaviateIndexOptions {
   url: string;
@@ -15,7 +16,7 @@ export interface WeaviateIndexOptions {
   prefix?: string;
 }
 
-type ChunkProps = { sourceId: string; generation: string; url: string; anchor: string; title: string; section: string; text: string; idents: string };
+type ChunkProps = { sourceId: string; generation: string; url: string; anchor: string; title: string; section: string; text: string; idents: string; links?: string };
 type PageProps = { sourceId: string; generation: string; url: string; hash: string };
 const BATCH = 500;
 
@@ -95,7 +96,7 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
         chunks,
         upsert.flatMap((page) =>
           page.chunks.map((c) => ({
-            properties: { sourceId, generation: next, url: c.url, anchor: c.anchor, title: c.title, section: c.section, text: c.text, idents: identifierParts(`${c.title} ${c.section} ${c.text}`) },
+            properties: { sourceId, generation: next, url: c.url, anchor: c.anchor, title: c.title, section: c.section, text: c.text, idents: identifierParts(`${c.title} ${c.section} ${c.text}`), links: storedLinks(c.links) },
             ...(c.embedding && { vectors: Array.from(c.embedding) }),
           })),
         ),
@@ -136,6 +137,7 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
     const matcher = makeTermMatcher(terms.map((t) => t.term));
     const found: RetrievedChunk[] = result.objects.map(({ uuid, properties: p, metadata }) => ({
       ...passage(uuid, p),
+      links: readLinks(p.links).map((link) => ({ ...link, matched: matcher(link.text) })),
       score: metadata?.score ?? 0,
       matched: matcher(`${p.title} ${p.section} ${p.text} ${p.idents}`),
       titleMatched: matcher(`${p.title} ${p.url.slice(p.url.lastIndexOf("/") + 1).replace(/\.[a-z]+$/, "")}`),
@@ -152,7 +154,10 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
       limit,
       returnMetadata: ["distance"],
     });
-    return result.objects.map(({ uuid, properties, metadata }) => ({ ...passage(uuid, properties), score: 1 - (metadata?.distance ?? 1), matched: [], titleMatched: [], headingMatched: [] }));
+    return result.objects.map(({ uuid, properties, metadata }) => ({
+      ...passage(uuid, properties),
+      links: readLinks(properties.links).map((link) => ({ ...link, matched: [] })),
+      score: 1 - (metadata?.distance ?? 1), matched: [], titleMatched: [], headingMatched: [] }));
   };
 
   const writer: IndexWriter = {

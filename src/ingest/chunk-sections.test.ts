@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { chunkPage, linkedPages } from "./chunk-sections.ts";
+
+const BASE = "https://docs.example.com/v2/";
+const PAGE = `${BASE}guide/indexes.html`;
+
+describe("linkedPages", () => {
+  it("resolves links to the source's pages, without fragment, query or the page itself, one entry per page", () => {
+    const links = [
+      { href: "partial.html#ex1", text: "Partial Indexes" },
+      { href: "./partial.html?x=1", text: "partial ones" },
+      { href: "partial.html", text: "Partial Indexes" },
+      { href: "../api/create-index.html", text: "CREATE INDEX" },
+      { href: "indexes.html#top", text: "this page" },
+      { href: "https://elsewhere.example.org/partial.html", text: "another site" },
+      { href: "../../v1/old.html", text: "the old manual" },
+      { href: "mailto:docs@example.com", text: "write to us" },
+      { href: "http://[bad", text: "broken" },
+    ];
+    expect(linkedPages(links, PAGE, BASE)).toEqual([
+      { url: `${BASE}guide/partial.html`, text: "Partial Indexes partial ones" },
+      { url: `${BASE}api/create-index.html`, text: "CREATE INDEX" },
+    ]);
+  });
+});
+
+describe("chunkPage", () => {
+  it("gives every passage of a section the section's links, and a merged short section's too", () => {
+    const words = (n: number) => Array(n).fill("word").join(" ");
+    const chunks = chunkPage(
+      {
+        title: "Indexes",
+        sections: [
+          { headings: ["Short"], anchor: "short", text: "A few words.", links: [{ href: "a.html", text: "A" }] },
+          { headings: ["Next"], anchor: "next", text: words(300), links: [{ href: "b.html", text: "B" }] },
+          { headings: ["Plain"], anchor: "plain", text: words(700), links: [{ href: "#top", text: "top" }] },
+        ],
+      },
+      { sourceId: "s", url: PAGE, scope: BASE },
+    );
+    expect(chunks.map((c) => [c.anchor, c.links!.map((l) => l.url.slice(BASE.length))])).toEqual([
+      ["short", ["guide/a.html", "guide/b.html"]],
+      ["plain", []],
+      ["plain", []],
+    ]);
+  });
+});
