@@ -4,6 +4,7 @@ import { badRequest, notFound, toDocentError, type DocentError } from "./errors.
 import type { FinishReason, LanguageModel, ModelStreamPart, TokenUsage } from "./language-model.ts";
 import type { ModelRegistry } from "./model-registry.ts";
 import { buildPrompt, countPromptTokens } from "./prompt.ts";
+import { withLinkedPages } from "./linked-pages.ts";
 import { rankPages, type RankedPage } from "./rank-pages.ts";
 import { groundPages, type Reference } from "./references.ts";
 import { fixedReply, relay, withExtraUsage } from "./reply-stream.ts";
@@ -125,7 +126,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
   ): Promise<OpenedCompletion> {
     // No made-up grounding: when the best passage covers too little of the question, there are no references.
     const best = picked.pages[0];
-    const relevant = best && (best.coverage >= minCoverage || best.similarity >= minSimilarity) ? picked.pages : [];
+    const relevant = best && (best.coverage >= minCoverage || best.similarity >= minSimilarity) ? withLinkedPages(picked.pages) : [];
     const { references, documents } = groundPages(relevant, { maxReferences: deps.maxReferences });
     const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references };
     // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.

@@ -1,4 +1,4 @@
-import type { RetrievalResult, RetrievedChunk } from "./retriever.ts";
+import type { RetrievalResult, RetrievedChunk, RetrievedLink } from "./retriever.ts";
 
 /** A page as a candidate reference: its best passages and how well it answers. */
 export interface RankedPage {
@@ -14,6 +14,8 @@ export interface RankedPage {
   similarity: number;
   /** The page's passages, best first. */
   chunks: RetrievedChunk[];
+  /** Pages of its source that the page's best-scoring passage links to. */
+  links: readonly RetrievedLink[];
 }
 
 /**
@@ -41,7 +43,7 @@ export function rankPages({ chunks, terms }: RetrievalResult): RankedPage[] {
     const chunkScore = WEIGHTS.relevance * (chunk.score / top) + WEIGHTS.coverage * coverage + WEIGHTS.heading * share(chunk.headingMatched);
     let page = pages.get(chunk.url);
     if (!page) {
-      page = { url: chunk.url, anchor: chunk.anchor, title: chunk.title || chunk.url, sourceId: chunk.sourceId, score: 0, coverage: 0, similarity: 0, chunks: [], best: -Infinity };
+      page = { url: chunk.url, anchor: chunk.anchor, title: chunk.title || chunk.url, sourceId: chunk.sourceId, score: 0, coverage: 0, similarity: 0, chunks: [], links: [], best: -Infinity };
       pages.set(chunk.url, page);
     }
     page.chunks.push(chunk);
@@ -50,6 +52,7 @@ export function rankPages({ chunks, terms }: RetrievalResult): RankedPage[] {
     if (chunkScore > page.best) {
       page.best = chunkScore;
       page.anchor = chunk.anchor;
+      page.links = chunk.links ?? [];
       page.score = chunkScore + WEIGHTS.title * share(chunk.titleMatched);
     }
   }
