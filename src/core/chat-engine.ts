@@ -80,8 +80,8 @@ export function createChatEngine(deps: ChatEngineDeps) {
       if (!source) throw notFound(`No knowledge source with id '${raw}'. GET /v1/sources lists the available ones.`, `sources[${i}]`, "source_not_found");
       if (!sources.includes(source)) sources.push(source);
     });
-    const pages = rankPages(await deps.retrieve({ query: withoutSourceNames(query, sources, deps.isWord), sourceIds: sources.map((s) => s.id), limit }));
-    return { sources, pages };
+    const result = await deps.retrieve({ query: withoutSourceNames(query, sources, deps.isWord), sourceIds: sources.map((s) => s.id), limit });
+    return { sources, pages: rankPages(result), matches: result.matches };
   }
 
   /**
@@ -126,7 +126,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
   ): Promise<OpenedCompletion> {
     // No made-up grounding: when the best passage covers too little of the question, there are no references.
     const best = picked.pages[0];
-    const relevant = best && (best.coverage >= minCoverage || best.similarity >= minSimilarity) ? withLinkedPages(picked.pages) : [];
+    const relevant = best && (best.coverage >= minCoverage || best.similarity >= minSimilarity) ? withLinkedPages(picked.pages, picked.matches) : [];
     const { references, documents } = groundPages(relevant, { maxReferences: deps.maxReferences });
     const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references };
     // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.

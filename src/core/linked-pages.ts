@@ -1,4 +1,5 @@
 import type { RankedPage } from "./rank-pages.ts";
+import type { RetrievalResult } from "./retriever.ts";
 
 /** How many of the best pages vouch for the pages they link to… */
 const LINKING_PAGES = 5;
@@ -14,14 +15,17 @@ const LINK_SHARE = 0.25;
  * question gains a share of that page's score. A link that names none of the
  * question's words (a "see also" to a neighbouring topic) counts for nothing,
  * and only pages already found move: a link alone never makes a reference.
+ * `matches` tells which of the question's terms a text holds, as the
+ * retriever reads text (without it, nothing moves).
  * Meant for the pages of the sources chosen, not for choosing them.
  */
-export function withLinkedPages(pages: readonly RankedPage[]): RankedPage[] {
+export function withLinkedPages(pages: readonly RankedPage[], matches: RetrievalResult["matches"]): RankedPage[] {
+  if (!matches) return [...pages];
   const found = new Set(pages.map((p) => p.url));
   const gains = new Map<string, number>();
   for (const linking of pages.slice(0, LINKING_PAGES)) {
-    for (const { url, matched } of linking.links) {
-      if (matched.length === 0 || url === linking.url || !found.has(url)) continue;
+    for (const { url, text } of linking.links) {
+      if (url === linking.url || !found.has(url) || matches(text).length === 0) continue;
       gains.set(url, Math.max(gains.get(url) ?? 0, LINK_SHARE * linking.score));
     }
   }

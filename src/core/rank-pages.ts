@@ -1,4 +1,4 @@
-import type { RetrievalResult, RetrievedChunk, RetrievedLink } from "./retriever.ts";
+import type { PageLink, RetrievalResult, RetrievedChunk } from "./retriever.ts";
 
 /** A page as a candidate reference: its best passages and how well it answers. */
 export interface RankedPage {
@@ -15,7 +15,7 @@ export interface RankedPage {
   /** The page's passages, best first. */
   chunks: RetrievedChunk[];
   /** Pages of its source that the page's best-scoring passage links to. */
-  links: readonly RetrievedLink[];
+  links: readonly PageLink[];
 }
 
 /**

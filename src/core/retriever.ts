@@ -21,13 +21,7 @@ export interface PageLink {
   text: string;
 }
 
-/** A linked page as retrieved: the query terms (`QueryTerm.term`) found in the words of the links to it. */
-export interface RetrievedLink extends PageLink {
-  matched: string[];
-}
-
 export interface RetrievedChunk extends Chunk {
-  links?: RetrievedLink[];
   /** The chunk's identity within its index, for fusing result lists. */
   key?: string;
   /** Higher is better; comparable within one retriever only. */
@@ -55,6 +49,8 @@ export interface QueryTerm {
 export interface RetrievalResult {
   chunks: RetrievedChunk[];
   terms: QueryTerm[];
+  /** The query terms (`QueryTerm.term`) a text holds, read as the retriever reads passages; for texts it did not search, such as links' words. */
+  matches?: (text: string) => string[];
 }
 
 export interface RetrieveOptions {

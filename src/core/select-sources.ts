@@ -1,12 +1,14 @@
 import type { ModelSourceChoice, SourceCandidate } from "./model-source-choice.ts";
 import { rankPages, type RankedPage } from "./rank-pages.ts";
-import type { Retriever } from "./retriever.ts";
+import type { RetrievalResult, Retriever } from "./retriever.ts";
 import type { SourceInfo } from "./source-catalog.ts";
 import { mentionedSources, withoutSourceNames, type IsWord } from "./source-names.ts";
 
 export interface Selection {
   sources: SourceInfo[];
   pages: RankedPage[];
+  /** The query terms a text holds, as the retriever read the question (see `RetrievalResult.matches`). */
+  matches?: RetrievalResult["matches"];
   /** Set when a language model was asked and answered (its ids are empty when the retrieval's choice stood). */
   choice?: ModelSourceChoice;
 }
@@ -60,7 +62,7 @@ export async function selectSources(
     const choice = await choose(contenders.map(([id]) => ({ source: byId.get(id)!, pages: pages.filter((p) => p.sourceId === id) })));
     if (choice && choice.ids.length > 0) {
       const ids = new Set(choice.ids.slice(0, maxSources));
-      return { sources: candidates.filter((s) => ids.has(s.id)), pages: pages.filter((p) => ids.has(p.sourceId)), choice };
+      return { sources: candidates.filter((s) => ids.has(s.id)), pages: pages.filter((p) => ids.has(p.sourceId)), matches: result.matches, choice };
     }
     modelChoice = choice ?? undefined;
   }
@@ -70,5 +72,5 @@ export async function selectSources(
       .slice(0, maxSources)
       .map(([id]) => id),
   );
-  return { sources: candidates.filter((s) => chosen.has(s.id)), pages: pages.filter((p) => chosen.has(p.sourceId)), ...(modelChoice && { choice: modelChoice }) };
+  return { sources: candidates.filter((s) => chosen.has(s.id)), pages: pages.filter((p) => chosen.has(p.sourceId)), matches: result.matches, ...(modelChoice && { choice: modelChoice }) };
 }

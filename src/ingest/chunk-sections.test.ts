@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chunkPage, linkedPages } from "./chunk-sections.ts";
+import { chunkPage, linkedPages, MAX_LINKED_PAGES } from "./chunk-sections.ts";
 
 const BASE = "https://docs.example.com/v2/";
 const PAGE = `${BASE}guide/indexes.html`;
@@ -7,7 +7,7 @@ const PAGE = `${BASE}guide/indexes.html`;
 describe("linkedPages", () => {
   it("resolves links to the source's pages, without fragment, query or the page itself, one entry per page", () => {
     const links = [
-      { href: "partial.html#ex1", text: "Partial Indexes" },
+      { href: "partial.html#ex1", text: "Section 8", title: "Partial Indexes" },
       { href: "./partial.html?x=1", text: "partial ones" },
       { href: "partial.html", text: "Partial Indexes" },
       { href: "../api/create-index.html", text: "CREATE INDEX" },
@@ -18,7 +18,7 @@ describe("linkedPages", () => {
       { href: "http://[bad", text: "broken" },
     ];
     expect(linkedPages(links, PAGE, BASE)).toEqual([
-      { url: `${BASE}guide/partial.html`, text: "Partial Indexes partial ones" },
+      { url: `${BASE}guide/partial.html`, text: "Section 8 Partial Indexes partial ones" },
       { url: `${BASE}api/create-index.html`, text: "CREATE INDEX" },
     ]);
   });
@@ -43,5 +43,11 @@ describe("chunkPage", () => {
       ["plain", []],
       ["plain", []],
     ]);
+  });
+
+  it("keeps no links for a section that is a list of links", () => {
+    const many = Array.from({ length: MAX_LINKED_PAGES + 1 }, (_, i) => ({ href: `p${i}.html`, text: `Page ${i}` }));
+    expect(linkedPages(many, PAGE, BASE)).toEqual([]);
+    expect(linkedPages(many.slice(1), PAGE, BASE)).toHaveLength(MAX_LINKED_PAGES);
   });
 });

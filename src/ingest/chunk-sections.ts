@@ -36,14 +36,17 @@ export function splitText(text: string, max: number): string[] {
   return pieces;
 }
 
+/** A section that links to more pages than this is a list of links (an index, a table of contents), not a pointer to a few. */
+export const MAX_LINKED_PAGES = 50;
+
 /**
  * The pages of the source (URLs under `scope`) that a section links to, as
  * page URLs without fragment or query (the page itself left out), each with
- * the words of every link to it.
+ * the words of every link to it (text and title); none for a list of links.
  */
 export function linkedPages(links: Section["links"], url: string, scope: string): PageLink[] {
   const pages = new Map<string, Set<string>>();
-  for (const { href, text } of links ?? []) {
+  for (const { href, text, title } of links ?? []) {
     let target: URL;
     try {
       target = new URL(href, url);
@@ -55,9 +58,10 @@ export function linkedPages(links: Section["links"], url: string, scope: string)
     const page = target.toString();
     if (page === url || !page.startsWith(scope)) continue;
     const words = pages.get(page) ?? new Set<string>();
-    if (text) words.add(text);
+    for (const w of [text, title]) if (w) words.add(w.replace(/\s+/g, " "));
     pages.set(page, words);
   }
+  if (pages.size > MAX_LINKED_PAGES) return [];
   return [...pages].map(([page, words]) => ({ url: page, text: [...words].join(" ") }));
 }
 
@@ -68,7 +72,8 @@ type Part = { anchor: string; section: string; text: string; links: NonNullable<
  * A section shorter than `minWords` joins the section after it (keeping the
  * first one's heading and anchor), so a page of many tiny sections does not
  * become many tiny passages. Each passage keeps the pages of the source
- * (under `scope`, default: the page's folder) that its section links to.
+ * (under `scope`, default: the page's folder) that its section links to:
+ * the section is the passage's context, and a long one becomes several passages.
  */
 export function chunkPage(
   page: ExtractedPage,

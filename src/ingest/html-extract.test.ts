@@ -132,7 +132,7 @@ ${"<p>This chapter covers how one creates the database structures that will hold
         .replace("is an index built over a subset of a table.", 'is an index over some rows (see <a class="xref" href="indexes-unique.html#X" title="11.6. Unique Indexes">Section 11.6</a>, <a href="#INDEXES-PARTIAL-EX1">below</a>).')
         .replace("</pre></div></div>", '</pre><p>Compare <a href="sql-createindex.html">CREATE INDEX</a>.</p></div></div>'),
     );
-    expect(page.sections.map((s) => s.links ?? [])).toEqual([[{ href: "indexes-unique.html#X", text: "Section 11.6 11.6. Unique Indexes" }], [{ href: "sql-createindex.html", text: "CREATE INDEX" }]]);
+    expect(page.sections.map((s) => s.links ?? [])).toEqual([[{ href: "indexes-unique.html#X", text: "Section 11.6", title: "11.6. Unique Indexes" }], [{ href: "sql-createindex.html", text: "CREATE INDEX" }]]);
     expect(JSON.stringify(page)).not.toContain("indexes-ordering.html");
   });
 });

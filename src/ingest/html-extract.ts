@@ -107,9 +107,10 @@ export function extractHtml(html: string): ExtractedPage {
     const block = BLOCK.has(tag);
     if (tag === "a") {
       const href = el.getAttribute("href");
-      // A link's words: its text, and its title where it has one (DocBook: "Section 11.8" titled "11.8. Partial Indexes").
-      const text = `${el.text} ${el.getAttribute("title") ?? ""}`.replace(/\s+/g, " ").trim();
-      if (href && !href.startsWith("#")) (current.links ??= []).push({ href, text });
+      // DocBook titles its cross-references: "Section 11.8" titled "11.8. Partial Indexes".
+      const text = el.text.replace(/\s+/g, " ").trim();
+      const title = el.getAttribute("title")?.replace(/\s+/g, " ").trim();
+      if (href && !href.startsWith("#")) (current.links ??= []).push({ href, text, ...(title && { title }) });
     }
     if (block) current.text += "\n";
     if (tag === "pre") current.text += `${el.text}\n`;

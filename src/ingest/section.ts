@@ -5,8 +5,8 @@ export interface Section {
   /** Id to link to the section (`page.html#anchor`), or "". */
   anchor: string;
   text: string;
-  /** Links in the section's text: the target as written (`href`, Markdown destination) and the link's words. */
-  links?: Array<{ href: string; text: string }>;
+  /** Links in the section's text: the target as written (`href`, Markdown destination), the link's text, and its title if any. */
+  links?: Array<{ href: string; text: string; title?: string }>;
 }
 
 export interface ExtractedPage {

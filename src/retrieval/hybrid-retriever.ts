@@ -36,7 +36,7 @@ export function makeHybridRetriever({ lexical, vectorSearch, embedder, mode, alp
       titleMatched: matcher(`${c.title} ${c.url.slice(c.url.lastIndexOf("/") + 1).replace(/\.[a-z]+$/, "")}`),
       headingMatched: matcher(`${c.section} ${identifierParts(c.section)}`),
     }));
-    if (mode === "vector") return { chunks: vec, terms: lex.terms };
+    if (mode === "vector") return { chunks: vec, terms: lex.terms, matches: matcher };
     const a = relative(lex.chunks);
     const b = relative(vec);
     const fused = new Map<string, RetrievedChunk>();
@@ -45,6 +45,6 @@ export function makeHybridRetriever({ lexical, vectorSearch, embedder, mode, alp
       fused.set(key, { ...chunk, score: (1 - alpha) * (a.get(key)?.score ?? 0) + alpha * (b.get(key)?.score ?? 0) });
     }
     const chunks = [...fused.values()].sort((x, y) => y.score - x.score).slice(0, options.limit);
-    return { chunks, terms: lex.terms };
+    return { chunks, terms: lex.terms, matches: matcher };
   };
 }

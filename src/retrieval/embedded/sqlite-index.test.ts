@@ -144,7 +144,7 @@ describe("index schema upgrade from version 5", () => {
     const linked = { url: "https://x/replicas.html", hash: "r", chunks: [{ sourceId: ID, url: "https://x/replicas.html", anchor: "", title: "Replicas", section: "", text: "Replicas copy data across servers.", links: [{ url: "https://x/sharding.html", text: "sharding" }] }] };
     await index.writer.applyChanges(ID, { upsert: [linked], remove: [] });
     const after = await index.retrieve({ query: "replicas copy data", sourceIds: [ID], limit: 1 });
-    expect(after.chunks[0]!.links).toEqual([{ url: "https://x/sharding.html", text: "sharding", matched: [] }]);
+    expect(after.chunks[0]!.links).toEqual([{ url: "https://x/sharding.html", text: "sharding" }]);
     index.close();
     expect(new Database(file).pragma("user_version", { simple: true })).toBe(6);
   });

@@ -118,7 +118,6 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
       if (hits.length === 0) return { chunks: [], terms: publicTerms };
       const rows = new Map((rowsById.all(JSON.stringify(hits.map((h) => h.segment.rowids[h.doc]))) as ChunkRow[]).map((r) => [r.id, r]));
       const chunks: RetrievedChunk[] = [];
-      const linkMatcher = makeTermMatcher(terms.map((t) => t.term));
       for (const hit of hits) {
         const row = rows.get(hit.segment.rowids[hit.doc]!);
         if (!row) continue; // removed by a commit after the search began
@@ -127,7 +126,7 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
         const having = (bits: number) => terms.filter((_, i) => (masks[i]! & bits) !== 0).map((t) => t.term);
         chunks.push({
           ...chunk,
-          links: readLinks(links).map((link) => ({ ...link, matched: linkMatcher(link.text) })),
+          links: readLinks(links),
           key: String(id),
           score: hit.score,
           matched: having(FIELD.title | FIELD.heading | FIELD.text),
@@ -135,7 +134,7 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
           headingMatched: having(FIELD.heading),
         });
       }
-      return { chunks, terms: publicTerms };
+      return { chunks, terms: publicTerms, matches: makeTermMatcher(terms.map((t) => t.term)) };
     },
     writer: {
       async pageHashes(sourceId) {

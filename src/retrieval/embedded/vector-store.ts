@@ -57,7 +57,7 @@ export function makeVectorStore(db: Database.Database) {
         const row = rows.get(id);
         if (!row) return [];
         const { id: _, links, ...rest } = row;
-        return [{ ...rest, links: readLinks(links).map((link) => ({ ...link, matched: [] })), key: String(id), score, matched: [], titleMatched: [], headingMatched: [] }];
+        return [{ ...rest, links: readLinks(links), key: String(id), score, matched: [], titleMatched: [], headingMatched: [] }];
       });
     },
   };

@@ -137,13 +137,13 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
     const matcher = makeTermMatcher(terms.map((t) => t.term));
     const found: RetrievedChunk[] = result.objects.map(({ uuid, properties: p, metadata }) => ({
       ...passage(uuid, p),
-      links: readLinks(p.links).map((link) => ({ ...link, matched: matcher(link.text) })),
+      links: readLinks(p.links),
       score: metadata?.score ?? 0,
       matched: matcher(`${p.title} ${p.section} ${p.text} ${p.idents}`),
       titleMatched: matcher(`${p.title} ${p.url.slice(p.url.lastIndexOf("/") + 1).replace(/\.[a-z]+$/, "")}`),
       headingMatched: matcher(`${p.section} ${identifierParts(p.section)}`),
     }));
-    return { chunks: found, terms };
+    return { chunks: found, terms, matches: matcher };
   };
 
   const vectorSearch: VectorSearch = async (vector, sourceIds, limit) => {
@@ -156,7 +156,7 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
     });
     return result.objects.map(({ uuid, properties, metadata }) => ({
       ...passage(uuid, properties),
-      links: readLinks(properties.links).map((link) => ({ ...link, matched: [] })),
+      links: readLinks(properties.links),
       score: 1 - (metadata?.distance ?? 1), matched: [], titleMatched: [], headingMatched: [] }));
   };
 
