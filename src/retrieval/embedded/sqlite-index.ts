@@ -8,7 +8,8 @@ import { makeSegmentStore } from "./segment-store.ts";
 import { queryTerms } from "./query-terms.ts";
 import { searchSegments } from "./segment-search.ts";
 import { migrateIndex } from "./index-schema.ts";
-import { readLinks, storedLinks } from "../stored-links.ts";
+import { storedLinks } from "../stored-links.ts";
+import { makePassageRows } from "./passage-rows.ts";
 import { makeTermMatcher } from "../term-matcher.ts";
 
 export interface SqliteIndex {
@@ -20,8 +21,6 @@ export interface SqliteIndex {
   stats(): { chunks: number; pages: number };
   close(): void;
 }
-
-type ChunkRow = Omit<RetrievedChunk, "score" | "matched" | "titleMatched" | "headingMatched" | "links"> & { id: number; links: string };
 
 /**
  * The embedded retrieval index, in one SQLite file opened in WAL mode so a CLI
@@ -51,7 +50,7 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
   };
   if (unindexed.length > 0) db.transaction(() => unindexed.forEach((id) => writeSegment(id, sourceChunks.all(id) as SegmentInput[])))();
 
-  const rowsById = db.prepare(`SELECT id, source_id AS sourceId, url, anchor, title, section, body AS text, links FROM chunk WHERE id IN (SELECT value FROM json_each(?))`);
+  const passagesById = makePassageRows(db);
   const deleteChunks = db.prepare(`DELETE FROM chunk WHERE source_id = ?`);
   const deletePageChunks = db.prepare(`DELETE FROM chunk WHERE source_id = ? AND url = ?`);
   const deletePage = db.prepare(`DELETE FROM page WHERE source_id = ? AND url = ?`);
@@ -116,17 +115,16 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
       const publicTerms = terms.map(({ term, text, weight }) => ({ term, text, weight }));
       const hits = searchSegments(scope, search, limit);
       if (hits.length === 0) return { chunks: [], terms: publicTerms };
-      const rows = new Map((rowsById.all(JSON.stringify(hits.map((h) => h.segment.rowids[h.doc]))) as ChunkRow[]).map((r) => [r.id, r]));
+      const rows = passagesById(hits.map((h) => h.segment.rowids[h.doc]!));
       const chunks: RetrievedChunk[] = [];
       for (const hit of hits) {
         const row = rows.get(hit.segment.rowids[hit.doc]!);
         if (!row) continue; // removed by a commit after the search began
-        const { id, links, ...chunk } = row;
+        const { id, ...chunk } = row;
         const masks = termMasks(hit.masks);
         const having = (bits: number) => terms.filter((_, i) => (masks[i]! & bits) !== 0).map((t) => t.term);
         chunks.push({
           ...chunk,
-          links: readLinks(links),
           key: String(id),
           score: hit.score,
           matched: having(FIELD.title | FIELD.heading | FIELD.text),

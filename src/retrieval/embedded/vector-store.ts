@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import type { RetrievedChunk } from "../../core/retriever.ts";
-import { readLinks } from "../stored-links.ts";
+import { makePassageRows } from "./passage-rows.ts";
 
 /**
  * Exact cosine search over the stored passage embeddings, held in memory per
@@ -11,8 +11,7 @@ import { readLinks } from "../stored-links.ts";
 export function makeVectorStore(db: Database.Database) {
   const dataVersion = db.prepare(`PRAGMA data_version`).pluck();
   const all = db.prepare(`SELECT id, source_id AS sourceId, vec FROM chunk_vec ORDER BY source_id, id`);
-  const byIds = db.prepare(`SELECT id, source_id AS sourceId, url, anchor, title, section, body AS text, links FROM chunk WHERE id IN (SELECT value FROM json_each(?))`);
-  const rowsById = (ids: number[]) => byIds.all(JSON.stringify(ids)) as Array<Omit<RetrievedChunk, "score" | "matched" | "titleMatched" | "headingMatched" | "links"> & { id: number; links: string }>;
+  const passagesById = makePassageRows(db);
   let version = -1;
   let dirty = true;
   let bySource = new Map<string, { ids: number[]; vectors: Float32Array[] }>();
@@ -52,12 +51,12 @@ export function makeVectorStore(db: Database.Database) {
         });
       }
       if (top.length === 0) return [];
-      const rows = new Map(rowsById(top.map((t) => t.id)).map((r) => [r.id, r]));
+      const rows = passagesById(top.map((t) => t.id));
       return top.flatMap(({ id, score }) => {
         const row = rows.get(id);
         if (!row) return [];
-        const { id: _, links, ...rest } = row;
-        return [{ ...rest, links: readLinks(links), key: String(id), score, matched: [], titleMatched: [], headingMatched: [] }];
+        const { id: _, ...rest } = row;
+        return [{ ...rest, key: String(id), score, matched: [], titleMatched: [], headingMatched: [] }];
       });
     },
   };

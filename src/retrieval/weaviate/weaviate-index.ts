@@ -20,7 +20,7 @@ type ChunkProps = { sourceId: string; generation: string; url: string; anchor: s
 type PageProps = { sourceId: string; generation: string; url: string; hash: string };
 const BATCH = 500;
 
-const passage = (uuid: string, p: ChunkProps) => ({ key: uuid, sourceId: p.sourceId, url: p.url, anchor: p.anchor, title: p.title, section: p.section, text: p.text });
+const passage = (uuid: string, p: ChunkProps) => ({ key: uuid, sourceId: p.sourceId, url: p.url, anchor: p.anchor, title: p.title, section: p.section, text: p.text, links: readLinks(p.links) });
 
 /** A source's live generation has the source's id as its object id, so flipping it is one write. */
 const sourceObjectId = (sourceId: string) => sourceId;
@@ -137,7 +137,6 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
     const matcher = makeTermMatcher(terms.map((t) => t.term));
     const found: RetrievedChunk[] = result.objects.map(({ uuid, properties: p, metadata }) => ({
       ...passage(uuid, p),
-      links: readLinks(p.links),
       score: metadata?.score ?? 0,
       matched: matcher(`${p.title} ${p.section} ${p.text} ${p.idents}`),
       titleMatched: matcher(`${p.title} ${p.url.slice(p.url.lastIndexOf("/") + 1).replace(/\.[a-z]+$/, "")}`),
@@ -154,10 +153,7 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
       limit,
       returnMetadata: ["distance"],
     });
-    return result.objects.map(({ uuid, properties, metadata }) => ({
-      ...passage(uuid, properties),
-      links: readLinks(properties.links),
-      score: 1 - (metadata?.distance ?? 1), matched: [], titleMatched: [], headingMatched: [] }));
+    return result.objects.map(({ uuid, properties, metadata }) => ({ ...passage(uuid, properties), score: 1 - (metadata?.distance ?? 1), matched: [], titleMatched: [], headingMatched: [] }));
   };
 
   const writer: IndexWriter = {
