@@ -22,6 +22,8 @@ export interface DocentErrorOptions {
   reason?: string | null;
   /** True when the same request may succeed later (rate limits, 5xx upstream). */
   retryable?: boolean;
+  /** Seconds after which a retry may succeed (rate limits, upstream Retry-After); sent as `Retry-After`. */
+  retryAfter?: number | null;
   cause?: unknown;
 }
 
@@ -30,6 +32,7 @@ export class DocentError extends Error {
   readonly param: string | null;
   readonly reason: string | null;
   readonly retryable: boolean;
+  readonly retryAfter: number | null;
 
   constructor(code: ErrorCode, message: string, options: DocentErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -38,6 +41,7 @@ export class DocentError extends Error {
     this.param = options.param ?? null;
     this.reason = options.reason ?? null;
     this.retryable = options.retryable ?? false;
+    this.retryAfter = options.retryAfter ?? null;
   }
 }
 

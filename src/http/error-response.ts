@@ -34,5 +34,6 @@ export function errorBody(error: DocentError): OpenAIErrorBody {
 export function errorResponse(error: DocentError): Response {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (error.code === "UNAUTHORIZED") headers["www-authenticate"] = 'Bearer realm="docent"';
+  if (error.retryAfter !== null) headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfter)));
   return new Response(JSON.stringify(errorBody(error)), { status: HTTP_STATUS[error.code], headers });
 }
