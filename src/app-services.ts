@@ -17,6 +17,7 @@ import type { Embedder } from "./core/embedder.ts";
 import OpenAI from "openai";
 import { openSqliteIndex } from "./retrieval/embedded/sqlite-index.ts";
 import { createAjvValidator } from "./structured/ajv-validator.ts";
+import { createResourceReader, type ResourceReader } from "./core/resource-reader.ts";
 
 export type ChatEngine = ReturnType<typeof createChatEngine>;
 
@@ -30,6 +31,10 @@ export interface AppServices {
   writer: IndexWriter;
   models: ModelRegistry;
   engine: ChatEngine;
+  /** Sources and models as callers see them, for every interface. */
+  resources: ResourceReader;
+  /** Takes a request's share of its key's rate and concurrency limits (absent: no limits). */
+  acquire?: (keyId: string) => Promise<{ release(): void }>;
   close(): Promise<void>;
 }
 
@@ -76,6 +81,7 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
     writer: index.writer,
     models,
     engine,
+    resources: createResourceReader({ catalog, models }),
     async close() {
       await prisma.$disconnect();
       await index.close();

@@ -7,7 +7,10 @@ import { notFound, toDocentError } from "./core/errors.ts";
 import { errorResponse } from "./http/error-response.ts";
 import { restRoutes } from "./http/rest-routes.ts";
 import { limitBody } from "./http/body-limit.ts";
-import { createGraphQLHandler } from "./graphql/yoga.ts";
+import { admission, type AdmissionEnv } from "./http/admission.ts";
+import { createStreamTokens } from "./auth/stream-tokens.ts";
+import { refusalResponse } from "./graphql/errors.ts";
+import { createGraphQLHandler, streamTokenOf } from "./graphql/yoga.ts";
 import { createTrpcHandler } from "./trpc/handler.ts";
 
 export interface AppOptions {
@@ -18,17 +21,29 @@ export interface AppOptions {
 
 /** The HTTP application: REST at /v1, GraphQL at /graphql, tRPC at /trpc, on one Hono app. */
 export function createApp(services: AppServices, { isReady = () => true, log = (l) => console.error(l) }: AppOptions = {}) {
-  const app = new Hono();
+  const app = new Hono<AdmissionEnv>();
 
   app.get("/healthz", (c) => (isReady() ? c.json({ status: "ok" }) : c.json({ status: "starting" }, 503)));
 
-  // One core, three interfaces.
+  // One core, three interfaces; one admission (key, scope, limits) in front of each.
   const maxBodyBytes = services.config.MAX_BODY_BYTES;
-  app.route("/v1", restRoutes({ ...services, maxBodyBytes }));
-  const yoga = createGraphQLHandler(services);
-  app.on(["GET", "POST", "PUT", "DELETE"], ["/graphql", "/graphql/stream"], limitBody(maxBodyBytes), (c) => yoga.fetch(c.req.raw));
+  const admitDeps = { keys: services.keys, acquire: services.acquire };
+  app.route("/v1", restRoutes({ ...admitDeps, engine: services.engine, resources: services.resources, maxBodyBytes }));
+
+  const tokens = createStreamTokens();
+  const graphql = createGraphQLHandler(services, tokens);
+  app.use("/graphql", admission(admitDeps, { reject: false }));
+  // Stream tokens are accepted only where graphql-sse's single-connection mode needs them.
+  app.use("/graphql/stream", admission(admitDeps, { reject: false, streamToken: (request) => { const token = streamTokenOf(request); return token ? { keyId: tokens.use(token) } : null; } }));
+  app.on(["GET", "POST", "PUT", "DELETE"], ["/graphql", "/graphql/stream"], limitBody(maxBodyBytes), (c) => {
+    const admitted = c.get("admission");
+    // graphql-sse reserves and opens its stream before Yoga builds a context: refuse here in GraphQL's shape.
+    if (c.req.path === "/graphql/stream" && "error" in admitted) return refusalResponse(admitted.error);
+    return graphql(c.req.raw, admitted);
+  });
   const trpc = createTrpcHandler(services);
-  app.on(["GET", "POST"], "/trpc/*", limitBody(maxBodyBytes), (c) => trpc(c.req.raw));
+  app.use("/trpc/*", admission(admitDeps, { reject: false }));
+  app.on(["GET", "POST"], "/trpc/*", limitBody(maxBodyBytes), (c) => trpc(c.req.raw, c.get("admission")));
 
   // The bundled documentation, so the demo source's references resolve.
   const docs = new Map(bundledDocuments().map((d) => [d.relPath, d.file]));

@@ -70,6 +70,30 @@ describe("embeddings", () => {
     expect(refs).toEqual(expect.arrayContaining(["https://www.postgresql.org/docs/15/sql-vacuum.html", "https://www.postgresql.org/docs/15/sql-createindex.html"]));
   });
 
+  it("a client that goes away cancels the question's embeddings call", async () => {
+    const server = await start("vector");
+    fake.embeddingDelayMs = 5_000;
+    const abortsBefore = fake.clientAborts;
+    const controller = new AbortController();
+    const asked = fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "agent", messages: [{ role: "user", content: "rearrange a relation" }], sources: [server.sources.pg] }),
+      signal: controller.signal,
+    }).catch(() => null);
+    try {
+      // Wait until the question's embeddings call is under way, then leave.
+      const start = fake.requests.length;
+      while (!fake.requests.slice(start).some((r) => r.path === "/v1/embeddings")) await new Promise((r) => setTimeout(r, 10));
+      controller.abort();
+      await asked;
+      for (let i = 0; i < 100 && fake.clientAborts === abortsBefore; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(fake.clientAborts).toBe(abortsBefore + 1);
+    } finally {
+      fake.embeddingDelayMs = 0;
+    }
+  });
+
   it("a failing embeddings service changes nothing", async () => {
     const dataDir = tempDir();
     const services = await createServices(loadConfig({ DATA_DIR: dataDir, EMBEDDINGS_BASE_URL: "http://127.0.0.1:9/v1", EMBEDDINGS_MODEL: "x", PROVIDER_MAX_RETRIES: "0" }));

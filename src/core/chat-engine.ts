@@ -1,12 +1,13 @@
+import type { OpenedCompletion } from "./chat-part.ts";
 import type { ChatCompletionRequest } from "./chat-request.ts";
 import { lastUserText, retrievalQuery } from "./conversation-query.ts";
-import { badRequest, notFound, toDocentError, type DocentError } from "./errors.ts";
-import type { FinishReason, LanguageModel, ModelStreamPart, TokenUsage } from "./language-model.ts";
+import { badRequest, notFound, toDocentError } from "./errors.ts";
+import type { LanguageModel, ModelStreamPart } from "./language-model.ts";
 import type { ModelRegistry } from "./model-registry.ts";
 import { buildPrompt, countPromptTokens } from "./prompt.ts";
 import { withLinkedPages } from "./linked-pages.ts";
 import { rankPages, type RankedPage } from "./rank-pages.ts";
-import { groundPages, type Reference } from "./references.ts";
+import { groundPages } from "./references.ts";
 import { fixedReply, relay, withExtraUsage } from "./reply-stream.ts";
 import type { Retriever } from "./retriever.ts";
 import { selectSources, type Selection } from "./select-sources.ts";
@@ -15,25 +16,9 @@ import { askModelForSources, type SourceCandidate } from "./model-source-choice.
 import type { SourceCatalog, SourceInfo } from "./source-catalog.ts";
 import { structuredFormat, type SchemaValidator, type StructuredFormat } from "./structured-output.ts";
 import { structuredReply } from "./structured-reply.ts";
+import { inScope, type SourceScope } from "./source-scope.ts";
 
-export type ChatPart =
-  | { type: "text-delta"; delta: string }
-  /** The references as they stand now: cited pages first, in citation order; the last one is final. */
-  | { type: "references"; references: Reference[] }
-  | { type: "finish"; finishReason: FinishReason; usage: TokenUsage }
-  | { type: "error"; error: DocentError };
-
-/** A completion whose pre-flight (model, sources, retrieval, provider call) succeeded. */
-export interface OpenedCompletion {
-  /** The public model name the caller asked for (`agent`, `provider_a`…). */
-  model: string;
-  /** The candidate references, before the reply says which it cites (see the `references` part). */
-  provider: string;
-  modelId: string;
-  sources: SourceInfo[];
-  references: Reference[];
-  parts: AsyncIterable<ChatPart>;
-}
+export type { ChatPart, OpenedCompletion } from "./chat-part.ts";
 
 export interface ChatEngineDeps {
   catalog: SourceCatalog;
@@ -71,7 +56,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
   const minCoverage = deps.minCoverage ?? DEFAULT_MIN_COVERAGE;
   const minSimilarity = deps.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
 
-  async function explicitChunks(ids: readonly string[], query: string, catalog: SourceInfo[]) {
+  async function explicitChunks(ids: readonly string[], query: string, catalog: SourceInfo[], signal: AbortSignal | undefined) {
     if (ids.length === 0) throw badRequest("'sources' must list at least one knowledge-source id, or be null to let the agent choose.", "sources");
     const byId = new Map(catalog.map((s) => [s.id.toLowerCase(), s]));
     const sources: SourceInfo[] = [];
@@ -80,15 +65,16 @@ export function createChatEngine(deps: ChatEngineDeps) {
       if (!source) throw notFound(`No knowledge source with id '${raw}'. GET /v1/sources lists the available ones.`, `sources[${i}]`, "source_not_found");
       if (!sources.includes(source)) sources.push(source);
     });
-    const result = await deps.retrieve({ query: withoutSourceNames(query, sources, deps.isWord), sourceIds: sources.map((s) => s.id), limit });
+    const result = await deps.retrieve({ query: withoutSourceNames(query, sources, deps.isWord), sourceIds: sources.map((s) => s.id), limit, signal });
     return { sources, pages: rankPages(result), matches: result.matches };
   }
 
   /**
    * Validates the request, chooses sources, retrieves, and starts the model.
    * Everything that can be refused is refused here, before any output exists.
+   * `scope` is the caller's key's sources: others are treated as if they did not exist.
    */
-  async function open(request: ChatCompletionRequest, { signal }: { signal?: AbortSignal } = {}): Promise<OpenedCompletion> {
+  async function open(request: ChatCompletionRequest, { signal, scope = null }: { signal?: AbortSignal; scope?: SourceScope } = {}): Promise<OpenedCompletion> {
     const format = structuredFormat(request.response_format);
     if (format) {
       const problem = deps.schemaValidator.checkSchema(format.schema);
@@ -104,14 +90,16 @@ export function createChatEngine(deps: ChatEngineDeps) {
     }
     const query = retrievalQuery(request.messages);
     if (!lastUserText(request.messages).trim()) throw badRequest("'messages' must contain a user message with text.", "messages");
-    const catalog = await deps.catalog.list();
+    const catalog = inScope(await deps.catalog.list(), scope);
     // A model that can answer in JSON may settle which of several contending sources the question is about.
     const budget = deps.sourceChoiceTimeoutMs ?? 0;
     const choose =
       model.supportsStructuredOutput && budget > 0
         ? (candidates: SourceCandidate[]) => askModelForSources(model, query, candidates, { timeoutMs: budget, signal, countTokens: deps.countTokens })
         : undefined;
-    const picked: Selection = request.sources ? await explicitChunks(request.sources, query, catalog) : await selectSources(query, catalog, deps.retrieve, { limit, choose, isWord: deps.isWord });
+    const picked: Selection = request.sources
+      ? await explicitChunks(request.sources, query, catalog, signal)
+      : await selectSources(query, catalog, deps.retrieve, { limit, choose, isWord: deps.isWord, wholeIndex: scope === null, signal });
     const opened = await answer(request, model, format, query, picked, signal);
     return picked.choice ? { ...opened, parts: withExtraUsage(opened.parts, picked.choice.usage) } : opened;
   }

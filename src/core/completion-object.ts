@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { CITATION_MARKER } from "./citations.ts";
-import type { ChatPart, OpenedCompletion } from "./chat-engine.ts";
+import type { ChatPart, OpenedCompletion } from "./chat-part.ts";
 import type { DocentError } from "./errors.ts";
 import type { TokenUsage } from "./language-model.ts";
 import type { Reference } from "./references.ts";
@@ -96,13 +96,7 @@ export function citations(text: string, references: readonly Reference[]): UrlCi
   });
 }
 
-export class CompletionFailed extends Error {
-  constructor(readonly error: DocentError) {
-    super(error.message);
-  }
-}
-
-/** The non-streamed response: the same parts, collected. Throws CompletionFailed on an in-stream error. */
+/** The non-streamed response: the same parts, collected. Throws the DocentError of an in-stream error. */
 export async function collectCompletion(opened: OpenedCompletion, meta = completionMeta(opened)): Promise<ChatCompletion> {
   let content = "";
   let references = opened.references;
@@ -111,7 +105,7 @@ export async function collectCompletion(opened: OpenedCompletion, meta = complet
     if (part.type === "text-delta") content += part.delta;
     else if (part.type === "references") references = part.references;
     else if (part.type === "finish") finish = part;
-    else throw new CompletionFailed(part.error);
+    else throw part.error;
   }
   if (!finish) throw new Error("completion ended without a finish part");
   return {

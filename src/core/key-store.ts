@@ -7,6 +7,9 @@ export interface ApiKeyInfo {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** The sources the key may use; null for every source. */
+  sourceIds?: readonly string[] | null;
+  expiresAt?: Date | null;
 }
 
 export interface KeyStore {
@@ -16,5 +19,7 @@ export interface KeyStore {
   revoke(id: string): Promise<boolean>;
   /** The active key matching `presented`, or null (unknown or revoked). */
   verify(presented: string): Promise<ApiKeyInfo | null>;
+  /** A key by id, whatever its state (see `isActive`), or null. */
+  get(id: string): Promise<ApiKeyInfo | null>;
   count(): Promise<number>;
 }

@@ -1,4 +1,4 @@
-import type { ChatPart } from "./chat-engine.ts";
+import type { ChatPart } from "./chat-part.ts";
 import { createCitationRenumberer } from "./citations.ts";
 import { DocentError, isAbortError, toDocentError } from "./errors.ts";
 import type { LanguageModel, ModelStreamPart, TokenUsage } from "./language-model.ts";

@@ -58,6 +58,8 @@ export interface RetrieveOptions {
   /** Only these sources; `undefined` searches every source in the index. */
   sourceIds?: readonly string[];
   limit: number;
+  /** The request's signal: a retriever stops (rejects with an AbortError) once it aborts. */
+  signal?: AbortSignal;
 }
 
 export type Retriever = (options: RetrieveOptions) => Promise<RetrievalResult>;

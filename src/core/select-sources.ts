@@ -33,7 +33,18 @@ export async function selectSources(
     maxSources = 2,
     choose,
     isWord,
-  }: { limit: number; closeness?: number; maxSources?: number; choose?: (candidates: SourceCandidate[]) => Promise<ModelSourceChoice | null>; isWord?: IsWord },
+    wholeIndex = true,
+    signal,
+  }: {
+    limit: number;
+    closeness?: number;
+    maxSources?: number;
+    choose?: (candidates: SourceCandidate[]) => Promise<ModelSourceChoice | null>;
+    isWord?: IsWord;
+    /** False when the catalog is a caller's scope, not every source in the index: then the search is filtered to it. */
+    wholeIndex?: boolean;
+    signal?: AbortSignal;
+  },
 ): Promise<Selection> {
   if (catalog.length === 0) return { sources: [], pages: [] };
   const named = mentionedSources(query, catalog, isWord);
@@ -42,7 +53,7 @@ export async function selectSources(
   // Searching the whole catalog needs no source filter (a long one costs time); chunks the catalog
   // does not know (a source whose removal is still under way) are dropped after.
   const known = new Set(candidates.map((s) => s.id));
-  const result = await retrieve({ query: searched, sourceIds: named.length > 0 ? [...known] : undefined, limit: limit * 2 });
+  const result = await retrieve({ query: searched, sourceIds: named.length > 0 || !wholeIndex ? [...known] : undefined, limit: limit * 2, signal });
   const pages = rankPages({ ...result, chunks: result.chunks.filter((c) => known.has(c.sourceId)) });
   // A source's evidence is its three best pages, not one lucky page.
   const perSource = new Map<string, number[]>();

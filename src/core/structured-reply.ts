@@ -1,4 +1,4 @@
-import type { ChatPart } from "./chat-engine.ts";
+import type { ChatPart } from "./chat-part.ts";
 import { DocentError, isAbortError, toDocentError } from "./errors.ts";
 import type { FinishReason, LanguageModel, ModelCallOptions, ModelMessage, ModelStreamPart, TokenUsage } from "./language-model.ts";
 import { countPromptTokens } from "./prompt.ts";

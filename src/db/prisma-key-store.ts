@@ -41,6 +41,10 @@ export function createPrismaKeyStore(prisma: PrismaClient): KeyStore {
       }
       return info(match);
     },
+    async get(id) {
+      const row = await prisma.apiKey.findUnique({ where: { id } });
+      return row ? info(row) : null;
+    },
     async count() {
       return prisma.apiKey.count();
     },

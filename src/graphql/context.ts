@@ -1,9 +1,15 @@
-import type { AppServices } from "../app-services.ts";
-import type { ApiKeyInfo } from "../core/key-store.ts";
+import type { Caller } from "../auth/admit.ts";
+import type { ResourceReader } from "../core/resource-reader.ts";
+import type { CompletionOpener } from "../core/run-completion.ts";
+
+export interface GraphQLServices {
+  engine: CompletionOpener;
+  resources: ResourceReader;
+}
 
 export interface GraphQLContext {
-  services: Pick<AppServices, "catalog" | "models" | "engine">;
-  apiKey: ApiKeyInfo;
+  services: GraphQLServices;
+  caller: Caller;
   /** The HTTP request, as Yoga passes it; its signal ends when the client goes away. */
   request: Request;
 }

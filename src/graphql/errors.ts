@@ -17,7 +17,9 @@ export function toGraphQLError(error: DocentError): GraphQLError {
       param: error.param,
       reason: error.reason,
       retryable: error.retryable,
-      ...(error.code === "UNAUTHORIZED" && { http: { status: HTTP_STATUS.UNAUTHORIZED } }),
+      ...((error.code === "UNAUTHORIZED" || error.code === "TOO_MANY_REQUESTS") && {
+        http: { status: HTTP_STATUS[error.code], ...(error.retryAfter !== null && { headers: { "retry-after": String(Math.max(1, Math.ceil(error.retryAfter))) } }) },
+      }),
     },
   });
 }
@@ -30,4 +32,12 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
   if ((error as { extensions?: { code?: string } }).extensions?.code === "UNAUTHENTICATED") return error as Error;
   console.error(`graphql: unexpected error: ${(original as Error)?.stack ?? original}`);
   return yogaMaskError(error, message, isDev);
+}
+
+/** A refusal (401, 429) before Yoga runs, as a GraphQL-over-HTTP error response. */
+export function refusalResponse(error: DocentError): Response {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (error.retryAfter !== null) headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfter)));
+  const body = { errors: [{ message: error.message, extensions: { code: GRAPHQL_CODE[error.code] ?? error.code, reason: error.reason } }] };
+  return new Response(JSON.stringify(body), { status: HTTP_STATUS[error.code], headers });
 }

@@ -1,11 +1,12 @@
 /**
  * A server-sent-events response from an async iterable of JSON payloads:
  * `data: <json>` frames, then `data: [DONE]` unless the stream ended on an
- * error. Cancelling (client gone) calls `onCancel` so generation stops.
+ * error. Cancelling (client gone) calls `onCancel` at once (a pending read
+ * may wait on the provider) and then ends the iterable.
  */
 export function sseResponse(
   events: AsyncIterable<{ data: unknown; final?: boolean }>,
-  { onCancel, headers = {} }: { onCancel: () => void; headers?: Record<string, string> },
+  { onCancel, headers = {} }: { onCancel?: () => void; headers?: Record<string, string> } = {},
 ): Response {
   const encoder = new TextEncoder();
   const iterator = events[Symbol.asyncIterator]();
@@ -34,7 +35,7 @@ export function sseResponse(
     async cancel() {
       if (closed) return;
       closed = true;
-      onCancel();
+      onCancel?.();
       await iterator.return?.();
     },
   });

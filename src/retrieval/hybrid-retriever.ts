@@ -25,7 +25,8 @@ function relative(chunks: RetrievedChunk[]): Map<string, { chunk: RetrievedChunk
 export function makeHybridRetriever({ lexical, vectorSearch, embedder, mode, alpha }: { lexical: Retriever; vectorSearch: VectorSearch; embedder: Embedder; mode: RetrievalMode; alpha: number }): Retriever {
   if (mode === "lexical") return lexical;
   return async (options) => {
-    const [lex, [vector]] = await Promise.all([lexical(options), embedder.embed([options.query])]);
+    const [lex, [vector]] = await Promise.all([lexical(options), embedder.embed([options.query], { abortSignal: options.signal })]);
+    options.signal?.throwIfAborted();
     const found = await vectorSearch(vector!, options.sourceIds, options.limit);
     // Vector hits get the same term evidence as lexical ones, so pages rank and abstain alike.
     const matcher = makeTermMatcher(lex.terms.map((t) => t.term));

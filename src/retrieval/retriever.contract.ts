@@ -126,5 +126,15 @@ export function retrieverContract(name: string, setup: () => Promise<{ retrieve:
       expect(hits.length).toBeGreaterThan(0);
       expect(hits.every((h) => h.sourceId === LITE)).toBe(true);
     });
+
+    it("stops when the request's signal has aborted", async () => {
+      const { retrieve, cleanup } = await seeded();
+      const controller = new AbortController();
+      controller.abort();
+      const outcome = retrieve({ query: "vacuum", limit: 5, signal: controller.signal }).then(() => "answered", (e: Error) => e.name);
+      const name = await outcome;
+      await cleanup?.();
+      expect(name).toBe("AbortError");
+    });
   });
 }

@@ -1,11 +1,17 @@
-import type { AppServices } from "../app-services.ts";
+import type { ResourceReader } from "../core/resource-reader.ts";
+import type { CompletionOpener } from "../core/run-completion.ts";
+import type { Admission } from "../http/admission.ts";
 
-export type TrpcServices = Pick<AppServices, "catalog" | "models" | "engine" | "keys">;
+export interface TrpcServices {
+  engine: CompletionOpener;
+  resources: ResourceReader;
+}
 
 export interface TrpcContext {
   services: TrpcServices;
-  authorization: string | null;
+  /** The caller, or why it was refused (raised by protected procedures as a TRPCError). */
+  admission: Admission;
 }
 
-/** The testable part of the context: dependencies plus the caller's credentials. */
-export const createContextInner = (services: TrpcServices, authorization: string | null): TrpcContext => ({ services, authorization });
+/** The testable part of the context: dependencies plus the admitted caller. */
+export const createContextInner = (services: TrpcServices, admission: Admission): TrpcContext => ({ services, admission });

@@ -1,15 +1,16 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import type { Admission } from "../http/admission.ts";
 import { createContextInner, type TrpcServices } from "./context.ts";
 import { appRouter } from "./router.ts";
 
 /** tRPC over fetch at /trpc: batching for queries and mutations, SSE for subscriptions. */
 export function createTrpcHandler(services: TrpcServices) {
-  return (request: Request) =>
+  return (request: Request, admission: Admission) =>
     fetchRequestHandler({
       endpoint: "/trpc",
       req: request,
       router: appRouter,
-      createContext: () => createContextInner(services, request.headers.get("authorization")),
+      createContext: () => createContextInner(services, admission),
       onError: ({ error, path }) => {
         if (error.code === "INTERNAL_SERVER_ERROR") console.error(`trpc: ${path ?? "?"}: ${error.cause?.stack ?? error.stack}`);
       },

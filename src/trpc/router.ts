@@ -1,56 +1,48 @@
 import { z } from "zod";
 import { ChatCompletionRequest } from "../core/chat-request.ts";
-import { collectCompletion, completionChunks, CompletionFailed } from "../core/completion-object.ts";
-import { notFound } from "../core/errors.ts";
+import { runCompletion } from "../core/run-completion.ts";
 import { protectedProcedure, router, toTRPCError } from "./trpc.ts";
 
 /**
- * The tRPC router: the same core and the same zod request schema as REST,
- * returning the spec's objects. Subscriptions stream one chunk per item.
+ * The tRPC router: the same core, zod request schema and resource objects as
+ * REST. Subscriptions stream one chunk per item.
  */
 export const appRouter = router({
   chat: router({
     completions: router({
       create: protectedProcedure.input(ChatCompletionRequest).mutation(async ({ input, ctx, signal }) => {
         try {
-          const opened = await ctx.services.engine.open(input, { signal });
-          return await collectCompletion(opened);
+          return await (await runCompletion(ctx.services.engine, input, { signal, scope: ctx.caller.scope })).collect();
         } catch (error) {
-          throw toTRPCError(error instanceof CompletionFailed ? error.error : error);
+          throw toTRPCError(error);
         }
       }),
       stream: protectedProcedure.input(ChatCompletionRequest).subscription(async function* ({ input, ctx, signal }) {
-        const controller = new AbortController();
-        const onAbort = () => controller.abort();
-        signal?.addEventListener("abort", onAbort, { once: true });
+        let run;
         try {
-          let opened;
-          try {
-            opened = await ctx.services.engine.open(input, { signal: controller.signal });
-          } catch (error) {
-            throw toTRPCError(error);
-          }
-          for await (const event of completionChunks(opened, { includeUsage: input.stream_options?.include_usage === true })) {
-            if (event.type === "error") throw toTRPCError(event.error);
-            yield event.chunk;
-          }
-        } finally {
-          controller.abort();
-          signal?.removeEventListener("abort", onAbort);
+          run = await runCompletion(ctx.services.engine, input, { signal, scope: ctx.caller.scope });
+        } catch (error) {
+          throw toTRPCError(error);
+        }
+        for await (const event of run.chunks({ includeUsage: input.stream_options?.include_usage === true })) {
+          if (event.type === "error") throw toTRPCError(event.error);
+          yield event.chunk;
         }
       }),
     }),
   }),
   sources: router({
-    list: protectedProcedure.query(({ ctx }) => ctx.services.catalog.list()),
-    get: protectedProcedure.input(z.object({ id: z.string() })).query(async ({ input, ctx }) => {
-      const source = await ctx.services.catalog.get(input.id);
-      if (!source) throw toTRPCError(notFound(`No knowledge source with id '${input.id}'.`, "id", "source_not_found"));
-      return source;
+    list: protectedProcedure.query(async ({ ctx }) => (await ctx.services.resources.listSources(ctx.caller.scope)).data),
+    get: protectedProcedure.input(z.object({ id: z.string().max(100) })).query(async ({ input, ctx }) => {
+      try {
+        return await ctx.services.resources.getSource(input.id, ctx.caller.scope);
+      } catch (error) {
+        throw toTRPCError(error);
+      }
     }),
   }),
   models: router({
-    list: protectedProcedure.query(({ ctx }) => ctx.services.models.list()),
+    list: protectedProcedure.query(({ ctx }) => ctx.services.resources.listModels().data),
   }),
 });
 

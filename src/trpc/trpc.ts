@@ -2,7 +2,6 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { DocentError, toDocentError } from "../core/errors.ts";
 import { zodToBadRequest } from "../core/validate-request.ts";
-import { authenticate } from "../http/auth.ts";
 import type { TrpcContext } from "./context.ts";
 
 /** The one place DocentErrors become TRPCErrors (the codes share tRPC's names). */
@@ -29,13 +28,8 @@ const t = initTRPC.context<TrpcContext>().create({
 export const router = t.router;
 export const publicProcedure = t.procedure;
 
-/** Every procedure needs the same Bearer key as REST; DocentErrors are mapped on the way out. */
-export const protectedProcedure = t.procedure.use(async ({ ctx, next }) => {
-  let apiKey;
-  try {
-    apiKey = await authenticate(ctx.services.keys, ctx.authorization);
-  } catch (error) {
-    throw toTRPCError(error);
-  }
-  return next({ ctx: { ...ctx, apiKey } });
+/** Every procedure needs the same Bearer key as REST (checked once for all interfaces, see http/admission.ts). */
+export const protectedProcedure = t.procedure.use(({ ctx, next }) => {
+  if ("error" in ctx.admission) throw toTRPCError(ctx.admission.error);
+  return next({ ctx: { ...ctx, caller: ctx.admission.caller } });
 });

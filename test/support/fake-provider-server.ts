@@ -30,6 +30,8 @@ export interface FakeProviderServer {
   requests: RecordedRequest[];
   /** Requests whose client closed the connection before the response ended. */
   clientAborts: number;
+  /** How long the embeddings endpoint waits before answering (0: at once). */
+  embeddingDelayMs: number;
   queue(...scripts: Script[]): void;
   close(): Promise<void>;
 }
@@ -40,6 +42,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function startFakeProviderServer(defaultScript: Script = { kind: "reply", text: "A grounded answer [1]." }): Promise<FakeProviderServer> {
   const scripts: Script[] = [];
   const state = { clientAborts: 0 };
+  const settings = { embeddingDelayMs: 0 };
   const requests: RecordedRequest[] = [];
 
   const server = http.createServer(async (req, res) => {
@@ -49,6 +52,15 @@ export async function startFakeProviderServer(defaultScript: Script = { kind: "r
     requests.push({ path: req.url ?? "", headers: req.headers, body });
     if (req.url?.endsWith("/embeddings")) {
       const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
+      if (settings.embeddingDelayMs > 0) {
+        let answered = false;
+        res.on("close", () => {
+          if (!answered) state.clientAborts++;
+        });
+        await sleep(settings.embeddingDelayMs);
+        if (res.destroyed) return;
+        answered = true;
+      }
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ object: "list", model: body.model, data: inputs.map((text, index) => ({ object: "embedding", index, embedding: fakeEmbedding(text) })), usage: { prompt_tokens: 1, total_tokens: 1 } }));
       return;
@@ -147,6 +159,12 @@ export async function startFakeProviderServer(defaultScript: Script = { kind: "r
     requests,
     get clientAborts() {
       return state.clientAborts;
+    },
+    get embeddingDelayMs() {
+      return settings.embeddingDelayMs;
+    },
+    set embeddingDelayMs(ms: number) {
+      settings.embeddingDelayMs = ms;
     },
     queue: (...s) => scripts.push(...s),
     close: () =>

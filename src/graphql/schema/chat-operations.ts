@@ -1,4 +1,5 @@
-import { collectCompletion, completionChunks, CompletionFailed, type ChatCompletionChunk } from "../../core/completion-object.ts";
+import type { ChatCompletionChunk } from "../../core/completion-object.ts";
+import { runCompletion } from "../../core/run-completion.ts";
 import { builder } from "../builder.ts";
 import { chatRequestFromInput } from "../chat-input.ts";
 import { ChatCompletionInput } from "./chat-input.ts";
@@ -10,12 +11,8 @@ builder.mutationFields((t) => ({
     description: "Generates a reply grounded in knowledge sources, returned as one object.",
     args: { input: t.arg({ type: ChatCompletionInput, required: true }) },
     resolve: async (_root, { input }, ctx) => {
-      const opened = await ctx.services.engine.open(chatRequestFromInput(input), { signal: ctx.request.signal });
-      try {
-        return await collectCompletion(opened);
-      } catch (error) {
-        throw error instanceof CompletionFailed ? error.error : error;
-      }
+      const run = await runCompletion(ctx.services.engine, chatRequestFromInput(input), { signal: ctx.request.signal, scope: ctx.caller.scope });
+      return run.collect();
     },
   }),
 }));
@@ -27,19 +24,11 @@ builder.subscriptionFields((t) => ({
     args: { input: t.arg({ type: ChatCompletionInput, required: true }) },
     subscribe: async function* (_root, { input }, ctx) {
       const request = chatRequestFromInput(input);
-      const controller = new AbortController();
-      const onAbort = () => controller.abort();
-      ctx.request.signal.addEventListener("abort", onAbort, { once: true });
-      try {
-        const opened = await ctx.services.engine.open(request, { signal: controller.signal });
-        for await (const event of completionChunks(opened, { includeUsage: request.stream_options?.include_usage === true })) {
-          if (event.type === "error") throw event.error;
-          yield event.chunk;
-        }
-      } finally {
-        // Unsubscribing (or a closed connection) ends the generator early: stop generation too.
-        controller.abort();
-        ctx.request.signal.removeEventListener("abort", onAbort);
+      // Unsubscribing (or a closed connection) ends this generator early, which stops generation.
+      const run = await runCompletion(ctx.services.engine, request, { signal: ctx.request.signal, scope: ctx.caller.scope });
+      for await (const event of run.chunks({ includeUsage: request.stream_options?.include_usage === true })) {
+        if (event.type === "error") throw event.error;
+        yield event.chunk;
       }
     },
     resolve: (chunk: ChatCompletionChunk) => chunk,

@@ -108,7 +108,8 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
 
   return {
     vectorSearch: async (vector, sourceIds, limit) => vectors.search(vector, sourceIds, limit),
-    async retrieve({ query, sourceIds, limit }) {
+    async retrieve({ query, sourceIds, limit, signal }) {
+      signal?.throwIfAborted();
       const all = segments.current();
       const scope = sourceIds ? sourceIds.flatMap((id) => all.get(id) ?? []) : [...all.values()];
       const { terms, search, termMasks } = queryTerms(query, [...all.values()], segments.termId);

@@ -122,7 +122,8 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
     await pages.data.deleteMany(pages.filter.byProperty("generation").equal(generation));
   }
 
-  const retrieve: Retriever = async ({ query, sourceIds, limit }) => {
+  const retrieve: Retriever = async ({ query, sourceIds, limit, signal }) => {
+    signal?.throwIfAborted();
     const words = queryWords(query);
     // Weaviate does not expose document frequencies: every term weighs the same.
     const terms: QueryTerm[] = [...new Map(words.map((w) => [porterStem(w), w])).entries()].map(([term, text]) => ({ term, text, weight: 1 }));

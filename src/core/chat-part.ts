@@ -1,0 +1,24 @@
+import type { DocentError } from "./errors.ts";
+import type { FinishReason, TokenUsage } from "./language-model.ts";
+import type { Reference } from "./references.ts";
+import type { SourceInfo } from "./source-catalog.ts";
+
+/** What the engine streams for one completion; every interface is a mapping of these parts. */
+export type ChatPart =
+  | { type: "text-delta"; delta: string }
+  /** The references as they stand now: cited pages first, in citation order; the last one is final. */
+  | { type: "references"; references: Reference[] }
+  | { type: "finish"; finishReason: FinishReason; usage: TokenUsage }
+  | { type: "error"; error: DocentError };
+
+/** A completion whose pre-flight (model, sources, retrieval, provider call) succeeded. */
+export interface OpenedCompletion {
+  /** The public model name the caller asked for (`agent`, `provider_a`…). */
+  model: string;
+  provider: string;
+  modelId: string;
+  sources: SourceInfo[];
+  /** The candidate references, before the reply says which it cites (see the `references` part). */
+  references: Reference[];
+  parts: AsyncIterable<ChatPart>;
+}

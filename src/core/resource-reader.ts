@@ -1,0 +1,30 @@
+import { notFound } from "./errors.ts";
+import type { ModelRegistry } from "./model-registry.ts";
+import { listOf, modelResource, sourceResource, type ListResource, type ModelResource, type SourceResource } from "./resources.ts";
+import type { SourceCatalog } from "./source-catalog.ts";
+import { inScope, type SourceScope } from "./source-scope.ts";
+
+/** Reading sources and models as a caller may see them: the same objects and errors for every interface. */
+export function createResourceReader({ catalog, models }: { catalog: SourceCatalog; models: ModelRegistry }) {
+  return {
+    async listSources(scope: SourceScope): Promise<ListResource<SourceResource>> {
+      return listOf(inScope(await catalog.list(), scope).map(sourceResource));
+    },
+    /** A source outside the caller's scope answers exactly like an unknown id. */
+    async getSource(id: string, scope: SourceScope): Promise<SourceResource> {
+      const source = await catalog.get(id);
+      if (!source || inScope([source], scope).length === 0) throw notFound(`No knowledge source with id '${id}'.`, "id", "source_not_found");
+      return sourceResource(source);
+    },
+    listModels(): ListResource<ModelResource> {
+      return listOf(models.list().map(modelResource));
+    },
+    getModel(id: string): ModelResource {
+      const model = models.list().find((m) => m.id === id);
+      if (!model) throw notFound(`The model '${id}' does not exist.`, "model", "model_not_found");
+      return modelResource(model);
+    },
+  };
+}
+
+export type ResourceReader = ReturnType<typeof createResourceReader>;

@@ -1,0 +1,66 @@
+import type { ModelDescription } from "./model-registry.ts";
+import type { SourceInfo } from "./source-catalog.ts";
+
+/**
+ * The one shape of a knowledge source and of a model, shared by every
+ * interface (REST and tRPC as is, GraphQL in camelCase). Only what a caller
+ * may see: never the local folder a source was read from.
+ */
+export interface SourceResource {
+  id: string;
+  object: "knowledge_source";
+  name: string;
+  description: string;
+  base_url: string;
+  pages: number;
+  chunks: number;
+  /** Unix seconds. */
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ModelResource {
+  id: string;
+  object: "model";
+  /** Unix seconds: when this server started, as the models are its configuration. */
+  created: number;
+  owned_by: "docent";
+  resolves_to: string;
+  structured_resolves_to?: string | null;
+  available: boolean;
+  unavailable_reason: string | null;
+}
+
+export interface ListResource<T> {
+  object: "list";
+  data: T[];
+}
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+export const sourceResource = (s: SourceInfo): SourceResource => ({
+  id: s.id,
+  object: "knowledge_source",
+  name: s.name,
+  description: s.description,
+  base_url: s.baseUrl,
+  pages: s.pages,
+  chunks: s.chunks,
+  created_at: seconds(s.createdAt),
+  updated_at: seconds(s.updatedAt),
+});
+
+const STARTED = seconds(new Date());
+
+export const modelResource = (m: ModelDescription): ModelResource => ({
+  id: m.id,
+  object: "model",
+  created: STARTED,
+  owned_by: "docent",
+  resolves_to: m.resolvesTo,
+  ...(m.structuredResolvesTo !== undefined && { structured_resolves_to: m.structuredResolvesTo }),
+  available: m.available,
+  unavailable_reason: m.unavailableReason,
+});
+
+export const listOf = <T>(data: T[]): ListResource<T> => ({ object: "list", data });

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { graphqlRequest, trpcClient } from "./support/clients.ts";
+import { FIXTURES, startTestServer, type TestServer } from "./support/test-server.ts";
+
+/** snake_case keys → camelCase, as GraphQL names the same fields. */
+const camel = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]));
+
+describe("one resource shape on every interface", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server?.close());
+
+  const rest = async (path: string) => (await fetch(`${server.url}/v1${path}`, { headers: { authorization: `Bearer ${server.key}` } })).json();
+
+  it("a source and a model are the same object on REST, tRPC and GraphQL", async () => {
+    const restSources = (await rest("/sources")).data;
+    const restModels = (await rest("/models")).data;
+    const restOne = await rest(`/sources/${server.sources.pg}`);
+    const trpc = trpcClient(server.url, server.key);
+    expect(await trpc.sources.list.query()).toEqual(restSources);
+    expect(await trpc.sources.get.query({ id: server.sources.pg })).toEqual(restOne);
+    expect(await trpc.models.list.query()).toEqual(restModels);
+
+    const { body } = await graphqlRequest(
+      server.url,
+      server.key,
+      `{ sources { id object name description baseUrl pages chunks createdAt updatedAt }
+         models { id object created ownedBy resolvesTo structuredResolvesTo available unavailableReason } }`,
+    );
+    expect(body.data.sources).toEqual(restSources.map(camel));
+    // GraphQL lists every field (null where REST omits one).
+    expect(body.data.models).toEqual(restModels.map((m: Record<string, unknown>) => ({ structuredResolvesTo: null, ...camel(m) })));
+  });
+
+  it("no interface shows where a source was read from on the server", async () => {
+    const trpc = trpcClient(server.url, server.key);
+    const { body } = await graphqlRequest(server.url, server.key, `{ sources { id name description baseUrl } }`);
+    const everything = JSON.stringify([await rest("/sources"), await rest(`/sources/${server.sources.sqlite}`), await trpc.sources.list.query(), await trpc.sources.get.query({ id: server.sources.sqlite }), body]);
+    expect(everything).not.toContain(FIXTURES);
+    expect(everything).not.toContain("origin");
+    expect(everything).not.toContain(server.dataDir);
+  });
+});
