@@ -17,6 +17,8 @@ import type { Embedder } from "./core/embedder.ts";
 import OpenAI from "openai";
 import { openSqliteIndex } from "./retrieval/embedded/sqlite-index.ts";
 import { createAjvValidator } from "./structured/ajv-validator.ts";
+import type { RateLimiter } from "./core/rate-limiter.ts";
+import { createRateLimiter } from "./rate-limit/create-rate-limiter.ts";
 
 export type ChatEngine = ReturnType<typeof createChatEngine>;
 
@@ -30,6 +32,8 @@ export interface AppServices {
   writer: IndexWriter;
   models: ModelRegistry;
   engine: ChatEngine;
+  /** Per-key request rate and concurrency, acquired where each interface authenticates. */
+  rateLimiter: RateLimiter;
   close(): Promise<void>;
 }
 
@@ -67,6 +71,7 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
     isWord: isEnglishWord,
     sourceChoiceTimeoutMs: config.AGENT_SOURCE_CHOICE_TIMEOUT_MS,
   });
+  const rateLimiter = await createRateLimiter(config);
   return {
     config,
     embedder,
@@ -76,7 +81,9 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
     writer: index.writer,
     models,
     engine,
+    rateLimiter,
     async close() {
+      await rateLimiter.close();
       await prisma.$disconnect();
       await index.close();
     },

@@ -33,9 +33,10 @@ export interface RateLimits {
 /** The error every implementation throws, so each interface maps one shape (REST: 429 with Retry-After). */
 export function rateLimitExceeded(limit: "per-minute" | "concurrent", value: number, retryAfterSeconds: number): DocentError {
   const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds));
+  const requests = `${value} request${value === 1 ? "" : "s"}`;
   const message =
     limit === "per-minute"
-      ? `Rate limit reached: this API key may make ${value} requests per minute. Try again in ${retryAfter} s.`
-      : `Too many concurrent requests: this API key may have ${value} requests in progress at once. Try again in ${retryAfter} s, once one of them has finished.`;
+      ? `Rate limit reached: this API key may make ${requests} per minute. Try again in ${retryAfter} s.`
+      : `Too many concurrent requests: this API key may have ${requests} in progress at once. Try again in ${retryAfter} s, once one has finished.`;
   return new DocentError("TOO_MANY_REQUESTS", message, { reason: "rate_limit_exceeded", retryable: true, retryAfter });
 }

@@ -8,6 +8,8 @@ import type { ModelRegistry } from "../core/model-registry.ts";
 import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
 import { requireApiKey, type AuthEnv } from "./auth.ts";
 import { limitBody } from "./body-limit.ts";
+import { limitRate } from "./rate-limit.ts";
+import type { RateLimiter } from "../core/rate-limiter.ts";
 import { errorBody, errorResponse } from "./error-response.ts";
 import { sseResponse } from "./sse.ts";
 
@@ -17,6 +19,7 @@ export interface RestDeps {
   catalog: SourceCatalog;
   models: ModelRegistry;
   maxBodyBytes: number;
+  rateLimiter: RateLimiter;
 }
 
 export const sourceObject = (s: SourceInfo) => ({
@@ -32,9 +35,9 @@ export const sourceObject = (s: SourceInfo) => ({
 });
 
 /** The REST interface: SPEC.md's chat-completions operation plus models and sources, under /v1. */
-export function restRoutes({ engine, keys, catalog, models, maxBodyBytes }: RestDeps) {
+export function restRoutes({ engine, keys, catalog, models, maxBodyBytes, rateLimiter }: RestDeps) {
   const app = new Hono<AuthEnv>();
-  app.use("*", requireApiKey(keys));
+  app.use("*", requireApiKey(keys), limitRate(rateLimiter));
 
   app.post("/chat/completions", limitBody(maxBodyBytes), async (c) => {
     let body: unknown;
