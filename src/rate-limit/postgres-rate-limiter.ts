@@ -24,12 +24,12 @@ export async function createPostgresRateLimiter(
   pool.on("error", () => {});
   const counter = (keyPrefix: string, limit: number, duration: number) =>
     new Promise<Counter>((resolve, reject) => {
-      const store: RateLimiterPostgres = new RateLimiterPostgres({ storeClient: pool, storeType: "pool", tableName, keyPrefix, points: limit, duration }, (error) =>
-        error ? reject(error) : resolve({ store, limit }),
-      );
+      // No sweeping timer: each key has one row per counter, reused from window to window, so nothing piles up.
+      const options = { storeClient: pool, storeType: "pool", tableName, keyPrefix, points: limit, duration, clearExpiredByTimeout: false };
+      const store: RateLimiterPostgres = new RateLimiterPostgres(options, (error) => (error ? reject(error) : resolve({ store, limit })));
     });
   try {
-    // One after the other: concurrent CREATE TABLE IF NOT EXISTS can still collide.
+    // Both counters share one table (rows keyed minute:<key id> and concurrent:<key id>).
     const perMinute = limits.perMinute > 0 ? await counter("minute", limits.perMinute, 60) : null;
     const concurrent = limits.concurrent > 0 ? await counter("concurrent", limits.concurrent, leaseSeconds) : null;
     return { ...makeFlexibleRateLimiter({ perMinute, concurrent }), close: () => pool.end() };
