@@ -18,6 +18,8 @@ import OpenAI from "openai";
 import { openSqliteIndex } from "./retrieval/embedded/sqlite-index.ts";
 import { createAjvValidator } from "./structured/ajv-validator.ts";
 import { createResourceReader, type ResourceReader } from "./core/resource-reader.ts";
+import type { RateLimiter } from "./core/rate-limiter.ts";
+import { createRateLimiter } from "./rate-limit/create-rate-limiter.ts";
 
 export type ChatEngine = ReturnType<typeof createChatEngine>;
 
@@ -33,8 +35,8 @@ export interface AppServices {
   engine: ChatEngine;
   /** Sources and models as callers see them, for every interface. */
   resources: ResourceReader;
-  /** Takes a request's share of its key's rate and concurrency limits (absent: no limits). */
-  acquire?: (keyId: string) => Promise<{ release(): void }>;
+  /** Per-key request rate and concurrency, acquired once per request by http/admission.ts for every interface. */
+  rateLimiter: RateLimiter;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,7 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
     isWord: isEnglishWord,
     sourceChoiceTimeoutMs: config.AGENT_SOURCE_CHOICE_TIMEOUT_MS,
   });
+  const rateLimiter = await createRateLimiter(config);
   return {
     config,
     embedder,
@@ -82,7 +85,9 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
     models,
     engine,
     resources: createResourceReader({ catalog, models }),
+    rateLimiter,
     async close() {
+      await rateLimiter.close();
       await prisma.$disconnect();
       await index.close();
     },

@@ -27,7 +27,7 @@ export function createApp(services: AppServices, { isReady = () => true, log = (
 
   // One core, three interfaces; one admission (key, scope, limits) in front of each.
   const maxBodyBytes = services.config.MAX_BODY_BYTES;
-  const admitDeps = { keys: services.keys, acquire: services.acquire };
+  const admitDeps = { keys: services.keys, limiter: services.rateLimiter };
   app.route("/v1", restRoutes({ ...admitDeps, engine: services.engine, resources: services.resources, maxBodyBytes }));
 
   const tokens = createStreamTokens();

@@ -30,4 +30,10 @@ describe("loadConfig", () => {
     expect(message).toMatch(/DOCENT_DEMO="maybe"/);
     expect(message).toMatch(/OPENAI_BASE_URL="not a url"/);
   });
+
+  it("limits each key to 600 requests a minute and 32 at once unless told, 0 turning a limit off", () => {
+    expect(loadConfig({})).toMatchObject({ RATE_LIMIT_PER_MINUTE: 600, MAX_CONCURRENT_PER_KEY: 32 });
+    expect(loadConfig({ RATE_LIMIT_PER_MINUTE: "0", MAX_CONCURRENT_PER_KEY: "0" })).toMatchObject({ RATE_LIMIT_PER_MINUTE: 0, MAX_CONCURRENT_PER_KEY: 0 });
+    expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: "-1", MAX_CONCURRENT_PER_KEY: "lots" })).toThrow(/RATE_LIMIT_PER_MINUTE="-1".*MAX_CONCURRENT_PER_KEY="lots": must be a whole number/);
+  });
 });

@@ -45,6 +45,10 @@ export const ConfigSchema = z.object({
   }),
   MAX_BODY_BYTES: int(1024, 1024 * 1024 * 1024, 4 * 1024 * 1024),
   MAX_REFERENCES: int(1, 50, 5),
+  // Per API key; 0 = off. 600/min is 10 a second sustained, far past a person asking questions or a
+  // client retrying; 32 at once is past any interactive client. They stop a leaked key or a runaway loop.
+  RATE_LIMIT_PER_MINUTE: int(0, 1_000_000, 600),
+  MAX_CONCURRENT_PER_KEY: int(0, 100_000, 32),
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalUrl,
   PROVIDER_A_MODEL: optionalString.transform((v) => v ?? DEFAULT_PROVIDER_A_MODEL),

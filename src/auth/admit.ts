@@ -1,4 +1,4 @@
-import { toDocentError } from "../core/errors.ts";
+import type { RateLimiter, Lease } from "../core/rate-limiter.ts";
 import type { ApiKeyInfo, KeyStore } from "../core/key-store.ts";
 import type { SourceScope } from "../core/source-scope.ts";
 import { authenticate, invalidKey, isActive } from "./authenticate.ts";
@@ -15,20 +15,20 @@ export interface Credentials {
   streamToken?: { keyId: string | null } | null;
 }
 
-/** An admitted request: its caller, and what to call when its response has ended. */
+/** An admitted request: its caller, and the lease to release when its response has ended. */
 export interface Admitted {
   caller: Caller;
-  release(): void;
+  lease: Lease;
 }
 
 export interface AdmitDeps {
   keys: KeyStore;
   /** Counts the request against the key's budget; throws TOO_MANY_REQUESTS when over it. */
-  acquire?: (keyId: string) => Promise<{ release(): void }>;
+  limiter: RateLimiter;
 }
 
 /** Authenticates a request and takes its share of the key's limits; throws a DocentError when refused. */
-export async function admit({ keys, acquire }: AdmitDeps, { authorization, streamToken }: Credentials): Promise<Admitted> {
+export async function admit({ keys, limiter }: AdmitDeps, { authorization, streamToken }: Credentials): Promise<Admitted> {
   let key: ApiKeyInfo;
   if (streamToken && !authorization) {
     const found = streamToken.keyId ? await keys.get(streamToken.keyId) : null;
@@ -37,6 +37,6 @@ export async function admit({ keys, acquire }: AdmitDeps, { authorization, strea
   } else {
     key = await authenticate(keys, authorization);
   }
-  const lease = acquire ? await acquire(key.id).catch((error) => Promise.reject(toDocentError(error))) : null;
-  return { caller: { key, scope: key.sourceIds ?? null }, release: () => lease?.release() };
+  const lease = await limiter.acquire(key.id);
+  return { caller: { key, scope: key.sourceIds ?? null }, lease };
 }

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { admit, type AdmitDeps, type Caller } from "../auth/admit.ts";
 import { toDocentError, type DocentError } from "../core/errors.ts";
+import { holdUntilBodyEnds } from "./rate-limit.ts";
 
 export type Admission = { caller: Caller } | { error: DocentError };
 export type AdmissionEnv = { Variables: { admission: Admission } };
@@ -23,46 +24,16 @@ export function admission(deps: AdmitDeps, { reject, streamToken }: { reject: bo
       return next();
     }
     c.set("admission", { caller: admitted.caller });
-    // Without limits there is nothing to give back: leave the response as it is.
-    if (!deps.acquire) return next();
     try {
       await next();
     } catch (error) {
-      admitted.release();
+      await admitted.lease.release();
       throw error;
     }
-    const body = c.res.body;
-    if (!body) admitted.release();
-    else c.res = releasedAtEnd(c.res, body, admitted.release);
+    // A JSON reply is complete when the handler returns; an event stream has only begun.
+    if (c.res.headers.get("content-type")?.startsWith("text/event-stream")) c.res = holdUntilBodyEnds(c.res, admitted.lease);
+    else await admitted.lease.release();
   };
-}
-
-/** The same response, calling `release` once its body has been sent or abandoned. */
-function releasedAtEnd(response: Response, source: ReadableStream<Uint8Array>, release: () => void): Response {
-  const reader = source.getReader();
-  let released = false;
-  const done = () => {
-    if (!released) (released = true), release();
-  };
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { value, done: finished } = await reader.read();
-        if (finished) {
-          done();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (error) {
-        done();
-        controller.error(error);
-      }
-    },
-    async cancel(reason) {
-      done();
-      await reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** The admitted caller, or the refusal thrown (REST's middleware already threw it). */

@@ -1,0 +1,121 @@
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { graphqlRequest, trpcClient } from "./support/clients.ts";
+import { startServerWithProviders, startTestServer, type ServerWithProviders, type TestServer } from "./support/test-server.ts";
+
+/**
+ * RATE_LIMIT_PER_MINUTE and MAX_CONCURRENT_PER_KEY over REST: 429 in
+ * OpenAI's shape with Retry-After, seen by the real openai SDK; a streamed
+ * answer holds its slot until the stream ends or the client goes away.
+ */
+const question = { role: "user" as const, content: "How do I physically reorder a table according to an index?" };
+
+/** What the SDK threw, as a RateLimitError. */
+async function rateLimited(attempt: Promise<unknown>): Promise<InstanceType<typeof OpenAI.RateLimitError>> {
+  const error = await attempt.then(
+    () => new Error("expected a 429, got an answer"),
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(OpenAI.RateLimitError);
+  return error as InstanceType<typeof OpenAI.RateLimitError>;
+}
+
+describe("requests per minute per key", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ RATE_LIMIT_PER_MINUTE: "2" });
+  });
+  afterAll(() => server.close());
+
+  it("answers 429 rate_limit_exceeded with Retry-After past the budget, after authentication", async () => {
+    const client = new OpenAI({ apiKey: server.key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    await client.models.list();
+    await client.chat.completions.create({ model: "agent", messages: [question], sources: [server.sources.pg] } as never);
+    const error = await rateLimited(client.models.list());
+    expect(error.status).toBe(429);
+    expect(error.code).toBe("rate_limit_exceeded");
+    expect(error.type).toBe("rate_limit_error");
+    expect(error.message).toMatch(/2 requests per minute\. Try again in \d+ s\./);
+    const retryAfter = Number(error.headers?.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+
+    const raw = await fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${server.key}` } });
+    expect(raw.status).toBe(429);
+    expect(await raw.json()).toEqual({ error: { message: expect.stringMatching(/per minute/), type: "rate_limit_error", param: null, code: "rate_limit_exceeded" } });
+    // No key, no budget to spend: authentication answers first.
+    expect((await fetch(`${server.url}/v1/models`)).status).toBe(401);
+    // Another key has its own budget.
+    const other = await server.services.keys.create("other");
+    expect((await fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${other.key}` } })).status).toBe(200);
+  });
+
+  it("counts GraphQL and tRPC requests in the same budget and refuses them in their own error forms", async () => {
+    const key = (await server.services.keys.create("graphql and trpc")).key;
+    expect((await graphqlRequest(server.url, key, "{ models { id } }")).status).toBe(200);
+    expect(await trpcClient(server.url, key).models.list.query()).toHaveLength(3);
+    const graphql = await graphqlRequest(server.url, key, "{ models { id } }");
+    expect(graphql.status).toBe(429);
+    expect(graphql.body.errors?.[0]?.extensions).toMatchObject({ code: "TOO_MANY_REQUESTS", reason: "rate_limit_exceeded" });
+    await expect(trpcClient(server.url, key).models.list.query()).rejects.toMatchObject({ data: { code: "TOO_MANY_REQUESTS", httpStatus: 429 } });
+  });
+});
+
+describe("requests in progress per key", () => {
+  let running: ServerWithProviders;
+  beforeAll(async () => {
+    running = await startServerWithProviders({ kind: "reply", text: "Use CLUSTER [1]." }, { MAX_CONCURRENT_PER_KEY: "1" });
+  });
+  afterAll(() => running.close());
+  const params = (extra: object = {}) => ({ model: "provider_a", messages: [question], sources: [running.server.sources.pg], ...extra }) as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+
+  it("a slow streamed answer holds the slot until its stream ends", async () => {
+    const { client, fake, server } = running;
+    fake.queue({ kind: "reply", text: "One two three four five six seven eight [1].", delayMs: 50 });
+    const response = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+      body: JSON.stringify(params({ stream: true })),
+    });
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(response.headers.get("x-docent-model")).toMatch(/^openai\//);
+    const reader = response.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+
+    const error = await rateLimited(client.chat.completions.create(params()));
+    expect(error.code).toBe("rate_limit_exceeded");
+    expect(error.message).toMatch(/1 request in progress/);
+    expect(error.headers?.get("retry-after")).toBe("1");
+
+    let text = "";
+    const decoder = new TextDecoder();
+    for (let part = await reader.read(); !part.done; part = await reader.read()) text += decoder.decode(part.value);
+    expect(text).toContain("data: [DONE]");
+    expect((await client.chat.completions.create(params())).choices[0]!.message.content).toBe("Use CLUSTER [1].");
+  });
+
+  it("a stream whose client went away gives its slot back", async () => {
+    const { client, fake } = running;
+    fake.queue({ kind: "endless", intervalMs: 20 });
+    const before = fake.clientAborts;
+    const controller = new AbortController();
+    const stream = await client.chat.completions.create({ ...params(), stream: true }, { signal: controller.signal });
+    for await (const _ of stream) break;
+    await rateLimited(client.chat.completions.create(params()));
+    controller.abort();
+    // The slot is given back before the provider call is cancelled, so once the provider sees it go, the slot is free.
+    await vi.waitFor(() => expect(fake.clientAborts).toBe(before + 1), { timeout: 5000 });
+    expect((await client.chat.completions.create(params())).choices[0]!.message.content).toBe("Use CLUSTER [1].");
+  });
+
+  it("a slow non-streamed answer holds the slot until it is sent", async () => {
+    const { client, fake } = running;
+    fake.queue({ kind: "reply", text: "Slow answer [1].", delayMs: 300 });
+    const sent = fake.requests.length;
+    const slow = client.chat.completions.create(params());
+    await vi.waitFor(() => expect(fake.requests.length).toBe(sent + 1), { timeout: 5000 });
+    await rateLimited(client.chat.completions.create(params()));
+    expect((await slow).choices[0]!.message.content).toBe("Slow answer [1].");
+    expect((await client.chat.completions.create(params())).choices[0]!.message.content).toBe("Use CLUSTER [1].");
+  });
+});
