@@ -19,7 +19,7 @@ export async function authenticate(keys: KeyStore, header: string | undefined | 
     });
   }
   const key = await keys.verify(token);
-  if (!key) throw new DocentError("UNAUTHORIZED", "Incorrect or revoked API key provided.", { reason: "invalid_api_key" });
+  if (!key) throw new DocentError("UNAUTHORIZED", "Incorrect, revoked or expired API key provided.", { reason: "invalid_api_key" });
   return key;
 }
 
