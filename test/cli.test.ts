@@ -5,6 +5,8 @@ import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
+import { MIGRATIONS_DIR } from "../src/db/migrate.ts";
+import { migrationFiles } from "../src/db/migration-files.ts";
 import { startServer, type RunningServer } from "../src/server.ts";
 import { FIXTURES, tempDir, pageOf } from "./support/test-server.ts";
 
@@ -62,6 +64,64 @@ describe("CLI", () => {
     expect((await cli("keys", "revoke", key.id)).code).not.toBe(0);
   });
 
+  it("creates keys limited to sources and expiring; list shows scope, expiry and status; bad values create nothing", async () => {
+    const source = JSON.parse((await cli("sources", "add", "--name", "Scoped PG", "--dir", path.join(FIXTURES, "pg"), "--base-url", "https://www.postgresql.org/docs/15/", "--json")).stdout);
+    const errorLines = (stderr: string) => stderr.split("\n").filter((l) => l && !l.startsWith("npm warn"));
+    const before = (await server.services.keys.list()).length;
+    try {
+      // Each CLI run starts a process: independent ones run side by side.
+      const started = Date.now();
+      const [scopedRun, byNameRun, openRun, ...refused] = await Promise.all([
+        cli("keys", "create", "--name", "scoped", "--sources", source.id, "--expires-in", "30d", "--json"),
+        cli("keys", "create", "--name", "by-name", "--sources", "Scoped PG", "--expires-in", "90m", "--json"),
+        cli("keys", "create", "--name", "open", "--json"),
+        cli("keys", "create", "--name", "bad", "--sources", source.id, "--expires-in", "1y"),
+        cli("keys", "create", "--name", "bad", "--expires-in=-5d"),
+        cli("keys", "create", "--name", "bad", "--sources", `${source.id},00000000-0000-4000-8000-000000000000`),
+        cli("keys", "create", "--name", "bad", "--sources", ","),
+      ]);
+      const finished = Date.now();
+      const [scoped, byName, open] = [scopedRun, byNameRun, openRun].map((r) => JSON.parse(r!.stdout));
+      expect(scoped).toMatchObject({ name: "scoped", source_ids: [source.id] });
+      expect(Date.parse(scoped.expires_at) - started).toBeGreaterThanOrEqual(30 * 86_400_000);
+      expect(Date.parse(scoped.expires_at) - finished).toBeLessThanOrEqual(30 * 86_400_000);
+      // A name works as well as an id; the key is stored with the id.
+      expect(byName.source_ids).toEqual([source.id]);
+      expect(Date.parse(byName.expires_at) - started).toBeGreaterThanOrEqual(90 * 60_000);
+      expect(Date.parse(byName.expires_at) - finished).toBeLessThanOrEqual(90 * 60_000);
+      expect(open).toMatchObject({ source_ids: null, expires_at: null });
+      expect((await ask(scoped.key, "vacuum")).status).toBe(200);
+
+      expect(refused.map((r) => r.code)).toEqual([2, 2, 2, 2]);
+      expect(errorLines(refused[0]!.stderr)).toEqual(["docent: --expires-in '1y' is not a duration: use a whole number of minutes, hours or days, like 90m, 12h or 30d (at most 36500d)."]);
+      expect(errorLines(refused[1]!.stderr)).toEqual([expect.stringMatching(/^docent: --expires-in '-5d' is not a duration/)]);
+      expect(errorLines(refused[2]!.stderr)).toEqual(["docent: Unknown source '00000000-0000-4000-8000-000000000000': no key created (see sources list for ids)."]);
+      expect(errorLines(refused[3]!.stderr)).toEqual([expect.stringMatching(/^docent: --sources needs at least one source id/)]);
+      expect((await server.services.keys.list()).length).toBe(before + 3);
+
+      await server.services.keys.revoke(byName.id);
+      const [json, text] = await Promise.all([cli("keys", "list", "--json"), cli("keys", "list")]);
+      const listed: Array<{ id: string }> = JSON.parse(json.stdout);
+      expect(listed.find((k) => k.id === scoped.id)).toMatchObject({ source_ids: [source.id], expires_at: scoped.expires_at, status: "active" });
+      expect(listed.find((k) => k.id === byName.id)).toMatchObject({ source_ids: [source.id], status: "revoked" });
+      expect(listed.find((k) => k.id === open.id)).toMatchObject({ source_ids: null, expires_at: null, status: "active" });
+      const rows = text.stdout.split("\n");
+      expect(rows[0]).toMatch(/SCOPE\s+CREATED\s+EXPIRES\s+LAST_USED\s+STATUS/);
+      const scopedRow = rows.find((l) => l.startsWith(scoped.id))!;
+      expect(scopedRow).toContain("Scoped PG");
+      expect(scopedRow).toContain(`${scoped.expires_at.slice(0, 16).replace("T", " ")}Z`);
+      expect(scopedRow).toMatch(/ active$/);
+      expect(rows.find((l) => l.startsWith(byName.id))).toMatch(/ revoked$/);
+      expect(rows.find((l) => l.startsWith(open.id))).toMatch(/all sources.*never.* active$/);
+
+      // A removed source stays in the key's scope (it never widens to every source), shown as removed.
+      expect((await cli("sources", "remove", source.id)).code).toBe(0);
+      expect((await cli("keys", "list")).stdout.split("\n").find((l) => l.startsWith(scoped.id))).toContain(`${source.id} (removed)`);
+    } finally {
+      await server.services.catalog.remove(source.id);
+    }
+  }, 120_000);
+
   it("adds and removes sources that the running server serves without a restart", async () => {
     const key = (await server.services.keys.create("t")).key;
     const added = await cli("sources", "add", "--name", "SQLite", "--dir", path.join(FIXTURES, "sqlite"), "--base-url", "https://www.sqlite.org", "--description", "SQLite docs", "--json");
@@ -103,6 +163,6 @@ describe("CLI", () => {
   it("applies migrations with db migrate", async () => {
     const result = await cli("db", "migrate");
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/up to date \(1 migrations\)/);
+    expect(result.stdout).toContain(`up to date (${migrationFiles(MIGRATIONS_DIR).length} migrations)`);
   });
 });

@@ -87,6 +87,14 @@ describe("REST over raw HTTP", () => {
     await expectError(await post(question, { authorization: `Bearer ${extra.key}` }), 401, { code: "invalid_api_key" });
   });
 
+  it("refuses a key with 401 once it has expired", async () => {
+    const brief = await server.services.keys.create("brief", { expiresAt: new Date(Date.now() + 600) });
+    expect((await fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${brief.key}` } })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const error = await expectError(await post(question, { authorization: `Bearer ${brief.key}` }), 401, { code: "invalid_api_key" });
+    expect(error.message).toMatch(/expired/);
+  });
+
   it("answers /healthz without a key, and unknown routes with a 404 error", async () => {
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);

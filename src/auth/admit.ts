@@ -1,7 +1,7 @@
 import type { RateLimiter, Lease } from "../core/rate-limiter.ts";
 import type { ApiKeyInfo, KeyStore } from "../core/key-store.ts";
 import type { SourceScope } from "../core/source-scope.ts";
-import { authenticate, invalidKey, isActive } from "./authenticate.ts";
+import { authenticate, invalidKey } from "./authenticate.ts";
 
 /** Who is calling, as every interface passes it to the core. */
 export interface Caller {
@@ -31,8 +31,8 @@ export interface AdmitDeps {
 export async function admit({ keys, limiter }: AdmitDeps, { authorization, streamToken }: Credentials): Promise<Admitted> {
   let key: ApiKeyInfo;
   if (streamToken && !authorization) {
-    const found = streamToken.keyId ? await keys.get(streamToken.keyId) : null;
-    if (!isActive(found)) throw invalidKey();
+    const found = streamToken.keyId ? await keys.getActive(streamToken.keyId) : null;
+    if (!found) throw invalidKey();
     key = found;
   } else {
     key = await authenticate(keys, authorization);

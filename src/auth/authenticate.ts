@@ -23,6 +23,3 @@ export async function authenticate(keys: KeyStore, header: string | undefined | 
   return key;
 }
 
-/** Whether a key (found by id, say for a stream token) may still be used now. */
-export const isActive = (key: ApiKeyInfo | null, now = Date.now()): key is ApiKeyInfo =>
-  key !== null && key.revokedAt === null && (key.expiresAt == null || key.expiresAt.getTime() > now);

@@ -9,8 +9,10 @@ import { sourcesCommand } from "./sources-command.ts";
 
 const USAGE = `Usage: npm run cli -- <command>
 
-  keys create --name NAME [--json]     create an API key (the secret is printed once)
-  keys list [--json]                   list keys (never the secrets)
+  keys create --name NAME [--sources ID,ID…] [--expires-in 30d] [--json]
+                                       create an API key (the secret is printed once), limited to
+                                       some sources (ids or names) and expiring after 90m, 12h, 30d…
+  keys list [--json]                   list keys with their scope, expiry and status (never the secrets)
   keys revoke ID                       revoke a key
   sources add --name NAME --dir PATH --base-url URL [--description TEXT] [--json]
                                        ingest a folder of HTML/Markdown as a knowledge source
@@ -36,6 +38,8 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
         "max-pages": { type: "string" },
         "base-url": { type: "string" },
         description: { type: "string" },
+        sources: { type: "string" },
+        "expires-in": { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -61,7 +65,7 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
     // A CLI command searches nothing: the index's segments stay on disk.
     const services = await createServices(config, { preloadIndex: false });
     try {
-      if (group === "keys") await keysCommand(services.keys, rest, parsed.values, print);
+      if (group === "keys") await keysCommand(services, rest, parsed.values, print);
       else await sourcesCommand(services, rest, parsed.values, print);
     } finally {
       await services.close();

@@ -1,9 +1,36 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
+import { z } from "zod";
 import { generateApiKey, hashKey, keyLookup, keyMatches, looksLikeKey } from "../auth/api-key.ts";
-import type { ApiKeyInfo, KeyStore } from "../core/key-store.ts";
+import { badRequest } from "../core/errors.ts";
+import { keyStatus, type ApiKeyInfo, type KeyStore } from "../core/key-store.ts";
 
-type Row = { id: string; name: string; lookup: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
+type Row = {
+  id: string;
+  name: string;
+  lookup: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  sourceIds: string | null;
+  expiresAt: Date | null;
+};
+
+const StoredScope = z.array(z.string().min(1)).min(1);
+
+/** The scope column is JSON text (the same in SQLite and PostgreSQL); an unreadable one fails loudly, never as "every source". */
+function scopeOf(row: Row): string[] | null {
+  if (row.sourceIds === null) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(row.sourceIds);
+  } catch {
+    parsed = undefined;
+  }
+  const scope = StoredScope.safeParse(parsed);
+  if (!scope.success) throw new Error(`API key ${row.id} has an unreadable source scope in the database.`);
+  return scope.data;
+}
 
 const info = (row: Row): ApiKeyInfo => ({
   id: row.id,
@@ -12,38 +39,65 @@ const info = (row: Row): ApiKeyInfo => ({
   createdAt: row.createdAt,
   lastUsedAt: row.lastUsedAt,
   revokedAt: row.revokedAt,
+  sourceIds: scopeOf(row),
+  expiresAt: row.expiresAt,
 });
 
-export function createPrismaKeyStore(prisma: PrismaClient): KeyStore {
+export interface PrismaKeyStoreOptions {
+  /** The clock that decides expiry and stamps times; tests move it. */
+  now?: () => Date;
+}
+
+export function createPrismaKeyStore(prisma: PrismaClient, { now = () => new Date() }: PrismaKeyStoreOptions = {}): KeyStore {
+  /** The key if active now, recording its use at most once a minute, off the request's path. */
+  const activeInfo = (row: Row | null | undefined): ApiKeyInfo | null => {
+    if (!row) return null;
+    const at = now();
+    if (keyStatus(row, at) !== "active") return null;
+    if (!row.lastUsedAt || at.getTime() - row.lastUsedAt.getTime() > 60_000) {
+      prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: at } }).catch(() => {});
+    }
+    return info(row);
+  };
+
   return {
-    async create(name) {
+    async create(name, { sourceIds = null, expiresAt = null } = {}) {
+      if (sourceIds !== null && (sourceIds.length === 0 || sourceIds.some((id) => !id))) {
+        throw badRequest("A scoped key needs at least one source id; leave the scope out for every source.", "sourceIds");
+      }
+      const createdAt = now();
+      if (expiresAt !== null && !(expiresAt.getTime() > createdAt.getTime())) throw badRequest("A key's expiry must lie in the future.", "expiresAt");
       const key = generateApiKey();
-      const row = await prisma.apiKey.create({ data: { id: randomUUID(), name, lookup: keyLookup(key), hash: hashKey(key) } });
+      const row = await prisma.apiKey.create({
+        data: {
+          id: randomUUID(),
+          name,
+          lookup: keyLookup(key),
+          hash: hashKey(key),
+          createdAt,
+          sourceIds: sourceIds === null ? null : JSON.stringify([...new Set(sourceIds)]),
+          expiresAt,
+        },
+      });
       return { ...info(row), key };
     },
     async list() {
       return (await prisma.apiKey.findMany({ orderBy: { createdAt: "asc" } })).map(info);
     },
     async revoke(id) {
-      const { count } = await prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+      const { count } = await prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now() } });
       return count > 0;
     },
     async verify(presented) {
       if (!looksLikeKey(presented)) return null;
       const rows = await prisma.apiKey.findMany({ where: { lookup: keyLookup(presented) } });
       // Every candidate is compared, so timing does not depend on which one matches.
-      let match: (typeof rows)[number] | undefined;
+      let match: Row | undefined;
       for (const row of rows) if (keyMatches(presented, row.hash) && !match) match = row;
-      if (!match || match.revokedAt) return null;
-      // Record use at most once a minute per key, off the request's path.
-      if (!match.lastUsedAt || Date.now() - match.lastUsedAt.getTime() > 60_000) {
-        prisma.apiKey.update({ where: { id: match.id }, data: { lastUsedAt: new Date() } }).catch(() => {});
-      }
-      return info(match);
+      return activeInfo(match);
     },
-    async get(id) {
-      const row = await prisma.apiKey.findUnique({ where: { id } });
-      return row ? info(row) : null;
+    async getActive(id) {
+      return activeInfo(await prisma.apiKey.findUnique({ where: { id } }));
     },
     async count() {
       return prisma.apiKey.count();
