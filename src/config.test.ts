@@ -10,6 +10,12 @@ describe("loadConfig", () => {
     expect(databaseFile(config)).toBe(path.resolve("data/docent.db"));
   });
 
+  it("bounds provider calls by default: 3 attempts, 120 s each, 180 s in all to a first token; no fallback", () => {
+    expect(loadConfig({})).toMatchObject({ PROVIDER_MAX_RETRIES: 2, PROVIDER_TIMEOUT_MS: 120_000, PROVIDER_DEADLINE_MS: 180_000, AGENT_FALLBACK: false });
+    expect(loadConfig({ PROVIDER_DEADLINE_MS: "5000", AGENT_FALLBACK: "on" })).toMatchObject({ PROVIDER_DEADLINE_MS: 5000, AGENT_FALLBACK: true });
+    expect(() => loadConfig({ PROVIDER_DEADLINE_MS: "10" })).toThrow(/PROVIDER_DEADLINE_MS="10"/);
+  });
+
   it("reads values and a SQLite DATABASE_URL", () => {
     const config = loadConfig({ PORT: "9000", DOCENT_DEMO: "0", DATABASE_URL: "file:/tmp/x.db", OPENAI_BASE_URL: "http://localhost:11434/v1" });
     expect(config).toMatchObject({ PORT: 9000, DOCENT_DEMO: false, OPENAI_BASE_URL: "http://localhost:11434/v1" });

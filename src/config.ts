@@ -62,8 +62,14 @@ export const ConfigSchema = z.object({
     .transform((v) => v ?? "auto")
     .refine((v) => v !== "extractive" && AGENT_MODEL.test(v), { error: "must be auto, provider_a, provider_b, openai:<model> or anthropic:<model>" }),
   AGENT_SOURCE_CHOICE_TIMEOUT_MS: int(0, 60_000, 1500),
+  /** One provider attempt's time to its first token (to the whole reply when not streamed). */
   PROVIDER_TIMEOUT_MS: int(1000, 3_600_000, 120_000),
+  /** Retries before the first token, on 429/5xx/connection errors, time-outs and errors before any text. */
   PROVIDER_MAX_RETRIES: int(0, 10, 2),
+  /** One provider call's time to its first token across all attempts and waits. */
+  PROVIDER_DEADLINE_MS: int(1000, 3_600_000, 180_000),
+  /** When the agent's provider fails before the first token (after its retries), the other provider answers. */
+  AGENT_FALLBACK: flag(false),
   WEAVIATE_URL: optionalUrl,
   WEAVIATE_GRPC_URL: optionalUrl,
   WEAVIATE_API_KEY: optionalString,

@@ -37,9 +37,27 @@ describe("REST with provider models", () => {
     const sent = fake.requests.at(-1)!;
     expect(sent.path).toBe("/v1/chat/completions");
     expect(sent.body.model).toBe("gpt-upstream");
-    expect(sent.body.messages[0].role).toBe("system");
-    expect(sent.body.messages[0].content).toContain("[1] CLUSTER");
-    expect(sent.body.messages[0].content).toContain("physically reordered based on the index information");
+    expect(sent.body.messages.map((m: { role: string }) => m.role)).toEqual(["system", "user", "user"]);
+    expect(sent.body.messages[1].content).toContain("[1] CLUSTER");
+    expect(sent.body.messages[1].content).toContain("physically reordered based on the index information");
+  });
+
+  it.each(["provider_a", "provider_b"])("%s: the system message sent upstream holds no retrieved text, only the delimited block does", async (model) => {
+    fake.queue({ kind: "reply", text: "Use CLUSTER [1]." });
+    await client.chat.completions.create(params(model));
+    const { body } = fake.requests.at(-1)!;
+    const system: string = model === "provider_a" ? body.messages[0].content : body.system;
+    const turns: Array<{ role: string; content: string }> = model === "provider_a" ? body.messages.slice(1) : body.messages;
+    const tag = /between <(documentation-[0-9a-f]+)>/.exec(system)?.[1];
+    expect(tag).toBeDefined();
+    for (const documentText of ["physically reordered based on the index information", "CLUSTER", "postgresql.org"]) expect(system).not.toContain(documentText);
+    const block = turns[0]!.content;
+    expect(turns[0]!.role).toBe("user");
+    expect(block).toContain(`<${tag}>`);
+    expect(block.indexOf("physically reordered based on the index information")).toBeLessThan(block.indexOf(`</${tag}>`));
+    // The caller's question follows the block, outside it.
+    expect(turns.at(-1)!.content.endsWith("How do I physically reorder a table according to an index?")).toBe(true);
+    expect(turns.at(-1)!.content.lastIndexOf(`</${tag}>`)).toBeLessThan(turns.at(-1)!.content.indexOf("How do I physically"));
   });
 
   it("lists only the pages a model cites, renumbered in citation order", async () => {

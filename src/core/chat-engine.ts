@@ -2,7 +2,7 @@ import type { OpenedCompletion } from "./chat-part.ts";
 import type { ChatCompletionRequest } from "./chat-request.ts";
 import { lastUserText, retrievalQuery } from "./conversation-query.ts";
 import { badRequest, notFound, toDocentError } from "./errors.ts";
-import type { LanguageModel, ModelStreamPart } from "./language-model.ts";
+import type { LanguageModel, StreamResult } from "./language-model.ts";
 import type { ModelRegistry } from "./model-registry.ts";
 import { buildPrompt, countPromptTokens } from "./prompt.ts";
 import { withLinkedPages } from "./linked-pages.ts";
@@ -133,14 +133,17 @@ export function createChatEngine(deps: ChatEngineDeps) {
       responseFormat: format ?? undefined,
       abortSignal: signal,
     };
-    let stream: AsyncIterable<ModelStreamPart>;
+    let started: StreamResult;
     try {
-      ({ stream } = await model.doStream(call));
+      started = await model.doStream(call);
     } catch (error) {
       throw toDocentError(error);
     }
-    if (format) return { ...base, parts: structuredReply(stream, { model, call, format, validator: deps.schemaValidator, countTokens: deps.countTokens }) };
-    return { ...base, parts: relay(stream, model, () => countPromptTokens(prompt, deps.countTokens), deps.countTokens, references, request.include_references === true) };
+    const { stream } = started;
+    // With AGENT_FALLBACK another provider may have answered: say which.
+    const served = started.answeredBy ? { ...base, ...started.answeredBy } : base;
+    if (format) return { ...served, parts: structuredReply(stream, { model, call, format, validator: deps.schemaValidator, countTokens: deps.countTokens }) };
+    return { ...served, parts: relay(stream, model, () => countPromptTokens(prompt, deps.countTokens), deps.countTokens, references, request.include_references === true) };
   }
 
   return { open };

@@ -62,5 +62,11 @@ export interface LanguageModel {
   readonly supportsStructuredOutput: boolean;
   doGenerate(options: ModelCallOptions): Promise<GenerateResult>;
   /** Resolves once the provider has accepted the call; failures to start reject here. */
-  doStream(options: ModelCallOptions): Promise<{ stream: AsyncIterable<ModelStreamPart> }>;
+  doStream(options: ModelCallOptions): Promise<StreamResult>;
+}
+
+export interface StreamResult {
+  stream: AsyncIterable<ModelStreamPart>;
+  /** The model that actually answers, when it is not this one (a fallback took over). */
+  answeredBy?: { provider: string; modelId: string };
 }

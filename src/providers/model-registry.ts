@@ -6,8 +6,10 @@ import type { LanguageModel } from "../core/language-model.ts";
 import type { ModelDescription, ModelRegistry } from "../core/model-registry.ts";
 import { createAnthropicModel } from "./anthropic/anthropic-model.ts";
 import { createExtractiveModel } from "./extractive/extractive-model.ts";
+import { withFallback } from "./fallback-model.ts";
 import { createOpenAIModel } from "./openai/openai-model.ts";
-import type { ProviderLabel } from "./provider-error.ts";
+import { describeProvider, type ProviderLabel } from "./provider-error.ts";
+import { withRetries, type RetryPolicy } from "./retrying-model.ts";
 
 type Slot = { model: LanguageModel | null; resolvesTo: string; missing: string | null };
 
@@ -20,20 +22,22 @@ export const PUBLIC_MODELS = ["agent", "provider_a", "provider_b"] as const;
  */
 export function createModelRegistry(config: Config, countTokens: (text: string) => number): ModelRegistry {
   const extractive = createExtractiveModel({ countTokens });
+  // The SDKs do not retry (maxRetries 0): withRetries does, with a deadline and cancellable waits.
+  const policy: RetryPolicy = { maxRetries: config.PROVIDER_MAX_RETRIES, attemptTimeoutMs: config.PROVIDER_TIMEOUT_MS, deadlineMs: config.PROVIDER_DEADLINE_MS };
   const openai = (modelId: string, name: string): Slot => {
     const label: ProviderLabel = { name, provider: "openai", modelId, keyVariable: "OPENAI_API_KEY", modelVariable: name === "provider_a" ? "PROVIDER_A_MODEL" : "AGENT_MODEL" };
     // A custom OPENAI_BASE_URL (vLLM, Ollama, llama.cpp) usually needs no key.
     const apiKey = config.OPENAI_API_KEY ?? (config.OPENAI_BASE_URL ? "not-needed" : undefined);
     if (!apiKey) return { model: null, resolvesTo: `openai/${modelId}`, missing: "OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server)" };
-    const client = new OpenAI({ apiKey, baseURL: config.OPENAI_BASE_URL, timeout: config.PROVIDER_TIMEOUT_MS, maxRetries: config.PROVIDER_MAX_RETRIES });
+    const client = new OpenAI({ apiKey, baseURL: config.OPENAI_BASE_URL, timeout: config.PROVIDER_TIMEOUT_MS, maxRetries: 0 });
     const maxTokensField = config.OPENAI_BASE_URL ? "max_tokens" : "max_completion_tokens";
-    return { model: createOpenAIModel({ client, label, maxTokensField }), resolvesTo: `openai/${modelId}`, missing: null };
+    return { model: withRetries(createOpenAIModel({ client, label, maxTokensField }), describeProvider(label), policy), resolvesTo: `openai/${modelId}`, missing: null };
   };
   const anthropic = (modelId: string, name: string): Slot => {
     const label: ProviderLabel = { name, provider: "anthropic", modelId, keyVariable: "ANTHROPIC_API_KEY", modelVariable: name === "provider_b" ? "PROVIDER_B_MODEL" : "AGENT_MODEL" };
     if (!config.ANTHROPIC_API_KEY) return { model: null, resolvesTo: `anthropic/${modelId}`, missing: "ANTHROPIC_API_KEY" };
-    const client = new Anthropic({ apiKey: config.ANTHROPIC_API_KEY, baseURL: config.ANTHROPIC_BASE_URL, timeout: config.PROVIDER_TIMEOUT_MS, maxRetries: config.PROVIDER_MAX_RETRIES });
-    return { model: createAnthropicModel({ client, label }), resolvesTo: `anthropic/${modelId}`, missing: null };
+    const client = new Anthropic({ apiKey: config.ANTHROPIC_API_KEY, baseURL: config.ANTHROPIC_BASE_URL, timeout: config.PROVIDER_TIMEOUT_MS, maxRetries: 0 });
+    return { model: withRetries(createAnthropicModel({ client, label }), describeProvider(label), policy), resolvesTo: `anthropic/${modelId}`, missing: null };
   };
 
   const slots = new Map<string, Slot>();
@@ -41,13 +45,19 @@ export function createModelRegistry(config: Config, countTokens: (text: string) 
   slots.set("provider_b", anthropic(config.PROVIDER_B_MODEL, "provider_b"));
   const choice = config.AGENT_MODEL;
   const offline: Slot = { model: extractive, resolvesTo: `extractive/${extractive.modelId}`, missing: null };
+  // AGENT_FALLBACK: a provider model of the agent's is backed by the other provider, when that one is configured.
+  const withOtherProvider = (slot: Slot): Slot => {
+    const other = slot.model?.provider === "openai" ? slots.get("provider_b")! : slot.model?.provider === "anthropic" ? slots.get("provider_a")! : null;
+    if (!config.AGENT_FALLBACK || !slot.model || !other?.model) return slot;
+    return { ...slot, model: withFallback(slot.model, other.model) };
+  };
   let agent: Slot;
   if (choice === "extractive") agent = offline;
   else if (choice === "provider_a" || choice === "provider_b") agent = slots.get(choice)!;
   else if (choice.startsWith("openai:")) agent = openai(choice.slice(7), "agent");
   else if (choice.startsWith("anthropic:")) agent = anthropic(choice.slice(10), "agent");
   else agent = [slots.get("provider_a")!, slots.get("provider_b")!].find((s) => s.model) ?? offline;
-  slots.set("agent", agent);
+  slots.set("agent", withOtherProvider(agent));
 
   // Structured output: the agent switches to AGENT_STRUCTURED_MODEL, by default
   // the first configured provider (the offline generator cannot write to a schema).
@@ -63,6 +73,8 @@ export function createModelRegistry(config: Config, countTokens: (text: string) 
       missing: "OPENAI_API_KEY or ANTHROPIC_API_KEY (or AGENT_STRUCTURED_MODEL)",
     };
   }
+
+  structured = withOtherProvider(structured);
 
   return {
     resolve(name, { structured: wantsStructured = false } = {}) {

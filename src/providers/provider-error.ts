@@ -1,4 +1,5 @@
 import { DocentError, isAbortError } from "../core/errors.ts";
+import { retryAfterSeconds } from "./retry-timing.ts";
 
 export interface ProviderLabel {
   /** The public model name, e.g. `provider_a`. */
@@ -10,6 +11,9 @@ export interface ProviderLabel {
   modelVariable: string;
 }
 
+/** How errors name a provider model: `provider_a (openai gpt-x)`. */
+export const describeProvider = (label: ProviderLabel) => `${label.name} (${label.provider} ${label.modelId})`;
+
 /**
  * Maps an error thrown by the `openai` or `@anthropic-ai/sdk` SDK (both are
  * Stainless SDKs with the same error shapes) to a DocentError. Aborts are
@@ -17,14 +21,20 @@ export interface ProviderLabel {
  */
 export function mapProviderError(error: unknown, label: ProviderLabel): unknown {
   if (isAbortError(error) || error instanceof DocentError) return error;
-  const who = `${label.name} (${label.provider} ${label.modelId})`;
-  const e = error as { name?: string; status?: number; message?: string };
+  const who = describeProvider(label);
+  const e = error as { name?: string; status?: number; message?: string; type?: string; headers?: Parameters<typeof retryAfterSeconds>[0] };
   const detail = (e.message ?? String(error)).slice(0, 500);
+  // The provider's own Retry-After travels with every retryable error, for the caller.
+  const retryAfter = retryAfterSeconds(e.headers);
   if (e.name === "APIConnectionTimeoutError") {
     return new DocentError("GATEWAY_TIMEOUT", `${who} did not answer in time.`, { retryable: true, cause: error, reason: "provider_timeout" });
   }
+  // An error event inside a stream has no status, only the provider's error type.
+  if (e.status === undefined && (e.type === "overloaded_error" || e.type === "rate_limit_error")) {
+    return new DocentError("SERVICE_UNAVAILABLE", `${who} is overloaded or rate-limited; try again shortly.`, { retryable: true, retryAfter, cause: error, reason: "provider_unavailable" });
+  }
   if (e.name === "APIConnectionError" || e.status === undefined) {
-    return new DocentError("BAD_GATEWAY", `${who} could not be reached or broke off: ${detail}`, { retryable: true, cause: error, reason: "provider_unreachable" });
+    return new DocentError("BAD_GATEWAY", `${who} could not be reached or broke off: ${detail}`, { retryable: true, retryAfter, cause: error, reason: "provider_unreachable" });
   }
   const status = e.status;
   if (status === 401 || status === 403) {
@@ -37,10 +47,10 @@ export function mapProviderError(error: unknown, label: ProviderLabel): unknown 
     return new DocentError("BAD_REQUEST", `${who} rejected the request: ${detail}`, { cause: error, reason: "provider_rejected_request" });
   }
   if (status === 429 || status === 503 || status === 529) {
-    return new DocentError("SERVICE_UNAVAILABLE", `${who} is overloaded or rate-limited; try again shortly.`, { retryable: true, cause: error, reason: "provider_unavailable" });
+    return new DocentError("SERVICE_UNAVAILABLE", `${who} is overloaded or rate-limited; try again shortly.`, { retryable: true, retryAfter, cause: error, reason: "provider_unavailable" });
   }
   if (status === 408 || status === 504) {
-    return new DocentError("GATEWAY_TIMEOUT", `${who} timed out.`, { retryable: true, cause: error, reason: "provider_timeout" });
+    return new DocentError("GATEWAY_TIMEOUT", `${who} timed out.`, { retryable: true, retryAfter, cause: error, reason: "provider_timeout" });
   }
-  return new DocentError("BAD_GATEWAY", `${who} failed (HTTP ${status}): ${detail}`, { retryable: status >= 500, cause: error, reason: "provider_error" });
+  return new DocentError("BAD_GATEWAY", `${who} failed (HTTP ${status}): ${detail}`, { retryable: status >= 500, retryAfter: status >= 500 ? retryAfter : null, cause: error, reason: "provider_error" });
 }

@@ -23,7 +23,7 @@ describe("countTokens", () => {
     const fixtures = path.resolve(import.meta.dirname, "../../test/fixtures");
     const texts = ["pg/sql-vacuum.html", "pg/sql-createindex.html", "sqlite/lang/vacuum.md", "sqlite/partialindex.md"].map((f) => fs.readFileSync(path.join(fixtures, f), "utf8"));
     const documents = texts.map((text, i) => ({ referenceNumber: i + 1, title: `Page ${i}`, section: "Section", url: `https://x/${i}.html`, text }));
-    const prompt = buildPrompt([{ role: "user", content: "How do I vacuum?" }], documents)[0]!.content;
+    const prompt = buildPrompt([{ role: "user", content: "How do I vacuum?" }], documents)[1]!.content;
     expect(prompt.length).toBeGreaterThan(2048);
     expect(countTokens(prompt)).toBe(direct(prompt));
     // Counted again from remembered excerpts: the same total.

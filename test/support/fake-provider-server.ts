@@ -13,11 +13,18 @@ export type Script =
   | { kind: "cut"; text: string; cutAfter: number }
   /** Stream forever (slowly) until the client goes away. */
   | { kind: "endless"; intervalMs: number }
-  | { kind: "status"; status: number; message?: string }
-  /** A well-formed stream start followed by an in-stream error event. */
-  | { kind: "stream-error"; text: string; message: string };
+  /** An HTTP error, with headers such as `retry-after` or `retry-after-ms`. */
+  | { kind: "status"; status: number; message?: string; headers?: Record<string, string> }
+  /** A well-formed stream start, `text` (may be empty), then an in-stream error event. */
+  | { kind: "stream-error"; text: string; message: string }
+  /** Never answers: no headers at all, or (`afterHeaders`) a 200 and the stream's start, then silence. */
+  | { kind: "hang"; afterHeaders?: boolean };
 
 export interface RecordedRequest {
+  /** `performance.now()` when the request arrived (the tests share this process's clock). */
+  receivedAt: number;
+  /** Set when the client closed the connection before the response ended. */
+  abortedAt?: number;
   path: string;
   headers: http.IncomingHttpHeaders;
   body: any;
@@ -49,7 +56,8 @@ export async function startFakeProviderServer(defaultScript: Script = { kind: "r
     let raw = "";
     for await (const chunk of req) raw += chunk;
     const body = raw ? JSON.parse(raw) : null;
-    requests.push({ path: req.url ?? "", headers: req.headers, body });
+    const recorded: RecordedRequest = { receivedAt: performance.now(), path: req.url ?? "", headers: req.headers, body };
+    requests.push(recorded);
     if (req.url?.endsWith("/embeddings")) {
       const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
       if (settings.embeddingDelayMs > 0) {
@@ -68,7 +76,9 @@ export async function startFakeProviderServer(defaultScript: Script = { kind: "r
     const script = scripts.shift() ?? defaultScript;
     let finished = false;
     res.on("close", () => {
-      if (!finished) state.clientAborts++;
+      if (finished) return;
+      state.clientAborts++;
+      recorded.abortedAt = performance.now();
     });
     const anthropic = req.url?.endsWith("/messages") ?? false;
     const model = body?.model ?? "model";
@@ -78,12 +88,18 @@ export async function startFakeProviderServer(defaultScript: Script = { kind: "r
       const payload = anthropic
         ? { type: "error", error: { type: script.status === 529 ? "overloaded_error" : "api_error", message } }
         : { error: { message, type: "server_error", param: null, code: null } };
-      res.writeHead(script.status, { "content-type": "application/json" });
+      res.writeHead(script.status, { "content-type": "application/json", ...script.headers });
       finished = true;
       res.end(JSON.stringify(payload));
       return;
     }
+    if (script.kind === "hang" && !script.afterHeaders) return;
     if (!body?.stream) {
+      if (script.kind === "hang") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.flushHeaders();
+        return;
+      }
       if (script.kind === "reply" && script.delayMs) await sleep(script.delayMs);
       if (res.destroyed) return;
       const text = script.kind === "reply" ? script.text : "";
@@ -111,6 +127,7 @@ export async function startFakeProviderServer(defaultScript: Script = { kind: "r
         : send(null, openaiChunk(model, { content: text }, null));
 
     start();
+    if (script.kind === "hang") return;
     if (script.kind === "endless") {
       while (!res.destroyed && !res.writableEnded) {
         delta("more ");
