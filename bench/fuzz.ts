@@ -39,6 +39,11 @@ const nextLine = () =>
     child.once("exit", (code) => reject(new Error(`the server exited (${code}) before it said what it had to`)));
   });
 const first = await nextLine();
+let serverDied: string | null = null;
+let stopping = false;
+child.once("exit", (code, signal) => {
+  if (!stopping) serverDied = `the server process exited (${signal ?? code}) during the run`;
+});
 const server = JSON.parse(first) as { url: string; key: string; sources: Record<string, string> };
 const ctx: FuzzContext = { sources: Object.values(server.sources), limits };
 if (!server.url.startsWith("http://127.0.0.1:")) throw new Error(`refusing to fuzz ${server.url}: 127.0.0.1 only`);
@@ -150,7 +155,8 @@ poller.postMessage("stop");
 const health = await new Promise<{ times: number[]; failures: number }>((resolve) => poller.once("message", resolve));
 await poller.terminate();
 // A server still busy with work the bench gave up on is stopped after 10 s (its loop delays are then unknown).
-const loopDelay = Promise.race([nextLine(), new Promise<string>((resolve) => setTimeout(() => resolve('{"p50":NaN,"p99":NaN,"max":NaN}'), 10_000).unref())]);
+const loopDelay = Promise.race([nextLine(), new Promise<string>((resolve) => setTimeout(() => resolve('{"p50":NaN,"p99":NaN,"max":NaN}'), 10_000))]);
+stopping = true;
 child.stdin!.end();
 const serverLoop = JSON.parse((await loopDelay).replaceAll("NaN", "null")) as { p50: number | null; p99: number | null; max: number | null };
 child.kill("SIGKILL");
@@ -165,6 +171,7 @@ console.log(`by status: ${[...byStatus.entries()].sort().map(([s, n]) => `${s}: 
 console.log(`5xx: ${fiveHundreds}   4xx not in OpenAI's shape: ${badShape}   unanswered within ${UNANSWERED_MS / 1000} s: ${unanswered}`);
 console.log(`/healthz (${times.length} polls, ${health.failures} failed): p50 ${ms(at(0.5))}  p99 ${ms(at(0.99))}  max ${ms(times.at(-1) ?? NaN)}`);
 console.log(`server event-loop delay (its own measure): p50 ${ms(serverLoop.p50)}  p99 ${ms(serverLoop.p99)}  max ${ms(serverLoop.max)}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")} on ${os.cpus().length} cores`);
+if (serverDied) console.log(`!! ${serverDied}`);
 console.log("by kind:");
 for (const [name, k] of [...byKind.entries()].sort()) {
   console.log(`  ${name.padEnd(30)} ${String(k.n).padStart(5)}  slowest ${(k.slowest / 1000).toFixed(2)} s  ${[...k.statuses.entries()].map(([s, n]) => `${s}×${n}`).join(" ")}`);
@@ -178,6 +185,7 @@ const missed = [
   unanswered > 0 && `${unanswered} unanswered within ${UNANSWERED_MS / 1000} s`,
   !(at(0.99) < HEALTHZ_GOAL_MS) && `/healthz p99 ${ms(at(0.99))} ≥ ${HEALTHZ_GOAL_MS} ms`,
   health.failures > 0 && `${health.failures} /healthz polls failed`,
+  serverDied,
 ].filter(Boolean);
 console.log(missed.length === 0 ? "all goals met" : `goals missed: ${missed.join("; ")}`);
 process.exit(missed.length === 0 ? 0 : 1);
