@@ -6,6 +6,7 @@ describe("loadConfig", () => {
   it("has working defaults with an empty environment", () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ PORT: 8787, HOST: "127.0.0.1", MAX_BODY_BYTES: 4 * 1024 * 1024, DOCENT_DEMO: true, AGENT_MODEL: "auto", MAX_REFERENCES: 5 });
+    expect(config).toMatchObject({ MAX_MESSAGES: 1000, MAX_MESSAGE_CHARS: 100_000, MAX_INPUT_CHARS: 400_000 });
     expect(config.DATA_DIR).toBe(path.resolve("data"));
     expect(databaseFile(config)).toBe(path.resolve("data/docent.db"));
   });
@@ -29,5 +30,11 @@ describe("loadConfig", () => {
     expect(message).toMatch(/PORT="eighty": must be a whole number/);
     expect(message).toMatch(/DOCENT_DEMO="maybe"/);
     expect(message).toMatch(/OPENAI_BASE_URL="not a url"/);
+  });
+
+  it("keeps MAX_MESSAGES within what the request schema reads at all", () => {
+    expect(loadConfig({ MAX_MESSAGES: "2048" }).MAX_MESSAGES).toBe(2048);
+    expect(() => loadConfig({ MAX_MESSAGES: "5000" })).toThrow(/MAX_MESSAGES="5000"/);
+    expect(() => loadConfig({ MAX_MESSAGE_CHARS: "0" })).toThrow(/MAX_MESSAGE_CHARS="0"/);
   });
 });

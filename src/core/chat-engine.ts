@@ -1,6 +1,7 @@
 import type { ChatCompletionRequest } from "./chat-request.ts";
 import { lastUserText, retrievalQuery } from "./conversation-query.ts";
 import { badRequest, notFound, toDocentError, type DocentError } from "./errors.ts";
+import { checkInputLimits, DEFAULT_INPUT_LIMITS, type InputLimits } from "./input-limits.ts";
 import type { FinishReason, LanguageModel, ModelStreamPart, TokenUsage } from "./language-model.ts";
 import type { ModelRegistry } from "./model-registry.ts";
 import { buildPrompt, countPromptTokens } from "./prompt.ts";
@@ -52,6 +53,8 @@ export interface ChatEngineDeps {
   sourceChoiceTimeoutMs?: number;
   /** Whether a word is a dictionary word: lets "postgres" or "pyhton" name its source. */
   isWord?: IsWord;
+  /** How much a request may hold (messages, characters); refused before any work. */
+  inputLimits?: InputLimits;
 }
 
 /**
@@ -89,6 +92,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
    * Everything that can be refused is refused here, before any output exists.
    */
   async function open(request: ChatCompletionRequest, { signal }: { signal?: AbortSignal } = {}): Promise<OpenedCompletion> {
+    checkInputLimits(request, deps.inputLimits ?? DEFAULT_INPUT_LIMITS);
     const format = structuredFormat(request.response_format);
     if (format) {
       const problem = deps.schemaValidator.checkSchema(format.schema);
