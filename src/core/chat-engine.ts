@@ -4,7 +4,7 @@ import { badRequest, notFound, toDocentError, type DocentError } from "./errors.
 import { checkInputLimits, DEFAULT_INPUT_LIMITS, type InputLimits } from "./input-limits.ts";
 import type { FinishReason, LanguageModel, ModelStreamPart, TokenUsage } from "./language-model.ts";
 import type { ModelRegistry } from "./model-registry.ts";
-import { buildPrompt, countPromptTokens } from "./prompt.ts";
+import { buildPrompt, countPromptTokens, countTextTokens } from "./prompt.ts";
 import { withLinkedPages } from "./linked-pages.ts";
 import { rankPages, type RankedPage } from "./rank-pages.ts";
 import { groundPages, type Reference } from "./references.ts";
@@ -134,7 +134,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
     const { references, documents } = groundPages(relevant, { maxReferences: deps.maxReferences });
     const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references };
     // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.
-    if (references.length === 0 && !format) return { ...base, parts: fixedReply(NO_COVERAGE_REPLY, deps.countTokens(query), deps.countTokens(NO_COVERAGE_REPLY)) };
+    if (references.length === 0 && !format) return { ...base, parts: fixedReply(NO_COVERAGE_REPLY, countTextTokens(query, deps.countTokens), deps.countTokens(NO_COVERAGE_REPLY)) };
 
     const prompt = buildPrompt(request.messages, documents, format);
     const call = {
