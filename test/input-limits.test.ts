@@ -111,6 +111,20 @@ describe("input limits", () => {
       .catch((e) => e);
     expect(viaTrpc.data).toMatchObject({ code: "BAD_REQUEST", param: "sources" });
   });
+
+  it("does not let one GraphQL or tRPC request multiply the work: aliases and batches are bounded", async () => {
+    const aliases = Array.from({ length: 5 }, (_, i) => `a${i}: createChatCompletion(input: $input) { id }`).join(" ");
+    const graphql = await graphqlRequest(server.url, server.key, `mutation ($input: ChatCompletionInput!) { ${aliases} }`, { input: { model: "agent", messages: [{ role: "user", content: QUESTION }] } });
+    expect(graphql.body.errors![0]).toMatchObject({ message: expect.stringMatching(/at most 1 chat completion/) });
+    expect(graphql.body.data).toBeUndefined();
+
+    const batch = Array.from({ length: 17 }, () => "models.list").join(",");
+    const input = encodeURIComponent(JSON.stringify({}));
+    const trpc = await fetch(`${server.url}/trpc/${batch}?batch=1&input=${input}`, { headers: { authorization: `Bearer ${server.key}` } });
+    expect(trpc.status).toBe(400);
+    const ok = await fetch(`${server.url}/trpc/${batch.split(",").slice(0, 16).join(",")}?batch=1&input=${input}`, { headers: { authorization: `Bearer ${server.key}` } });
+    expect(ok.status).toBe(200);
+  });
 });
 
 describe("input limits from the environment", () => {
