@@ -117,6 +117,8 @@ describe("input limits", () => {
     const graphql = await graphqlRequest(server.url, server.key, `mutation ($input: ChatCompletionInput!) { ${aliases} }`, { input: { model: "agent", messages: [{ role: "user", content: QUESTION }] } });
     expect(graphql.body.errors![0]).toMatchObject({ message: expect.stringMatching(/at most 1 chat completion/) });
     expect(graphql.body.data).toBeUndefined();
+    const huge = await graphqlRequest(server.url, server.key, `{ models { ${"id ".repeat(6000)} } }`);
+    expect(huge.body.errors![0]!.message).toMatch(/5000 tokens/);
 
     const batch = Array.from({ length: 17 }, () => "models.list").join(",");
     const input = encodeURIComponent(JSON.stringify({}));

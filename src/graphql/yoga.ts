@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { useGraphQLSSE } from "@graphql-yoga/plugin-graphql-sse";
-import type { ValidationRule } from "graphql";
 import { createYoga } from "graphql-yoga";
 import type { AppServices } from "../app-services.ts";
 import { DocentError, toDocentError } from "../core/errors.ts";
 import type { ApiKeyInfo } from "../core/key-store.ts";
 import { authenticate } from "../http/auth.ts";
-import { completionLimit } from "./completion-limit.ts";
+import { requestLimits } from "./request-limits.ts";
 import type { GraphQLContext } from "./context.ts";
 import { maskError, toGraphQLError } from "./errors.ts";
 import { schema } from "./schema/index.ts";
@@ -44,7 +43,7 @@ export function createGraphQLHandler(services: Pick<AppServices, "catalog" | "mo
     maskedErrors: { maskError },
     context: async ({ request }) => ({ services, request, apiKey: await keyFor(request) }),
     plugins: [
-      { onValidate: ({ addValidationRule }: { addValidationRule: (rule: ValidationRule) => void }) => addValidationRule(completionLimit) },
+      requestLimits(),
       useGraphQLSSE({
         endpoint: "/graphql/stream",
         async authenticate(req) {
