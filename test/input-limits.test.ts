@@ -58,7 +58,7 @@ describe("input limits", () => {
 
   it("refuses more than 256 sources", async () => {
     const error = await refusal({ model: "agent", messages: [{ role: "user", content: QUESTION }], sources: Array.from({ length: 257 }, (_, i) => uuid(i)) });
-    expect(error).toMatchObject({ status: 400, param: "sources" });
+    expect(error).toMatchObject({ status: 400, param: "sources", code: "array_above_max_length" });
     expect(error.message).toMatch(/at most 256/);
   });
 
@@ -77,7 +77,7 @@ describe("input limits", () => {
     for (const [body, param] of cases) {
       const response = await post(body);
       expect(response.status, param).toBe(400);
-      expect(((await response.json()) as any).error, param).toMatchObject({ type: "invalid_request_error", param });
+      expect(((await response.json()) as any).error, param).toMatchObject({ type: "invalid_request_error", param, code: expect.stringMatching(/^(string|array)_above_max_length$|^invalid_value$/) });
     }
   });
 
