@@ -3,6 +3,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   rest: () => import("./rest.ts"),
   retrieval: () => import("./retrieval.ts"),
   "rate-limit": () => import("./rate-limit.ts"),
+  fuzz: () => import("./fuzz.ts"),
 };
 const run = benches[which];
 if (!run) {

@@ -6,6 +6,7 @@ describe("loadConfig", () => {
   it("has working defaults with an empty environment", () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ PORT: 8787, HOST: "127.0.0.1", MAX_BODY_BYTES: 4 * 1024 * 1024, DOCENT_DEMO: true, AGENT_MODEL: "auto", MAX_REFERENCES: 5 });
+    expect(config).toMatchObject({ MAX_MESSAGES: 1000, MAX_MESSAGE_CHARS: 100_000, MAX_INPUT_CHARS: 400_000 });
     expect(config.DATA_DIR).toBe(path.resolve("data"));
     expect(databaseFile(config)).toBe(path.resolve("data/docent.db"));
   });
@@ -41,5 +42,11 @@ describe("loadConfig", () => {
     expect(loadConfig({})).toMatchObject({ RATE_LIMIT_PER_MINUTE: 600, MAX_CONCURRENT_PER_KEY: 32 });
     expect(loadConfig({ RATE_LIMIT_PER_MINUTE: "0", MAX_CONCURRENT_PER_KEY: "0" })).toMatchObject({ RATE_LIMIT_PER_MINUTE: 0, MAX_CONCURRENT_PER_KEY: 0 });
     expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: "-1", MAX_CONCURRENT_PER_KEY: "lots" })).toThrow(/RATE_LIMIT_PER_MINUTE="-1".*MAX_CONCURRENT_PER_KEY="lots": must be a whole number/);
+  });
+
+  it("keeps MAX_MESSAGES within what the request schema reads at all", () => {
+    expect(loadConfig({ MAX_MESSAGES: "2048" }).MAX_MESSAGES).toBe(2048);
+    expect(() => loadConfig({ MAX_MESSAGES: "5000" })).toThrow(/MAX_MESSAGES="5000"/);
+    expect(() => loadConfig({ MAX_MESSAGE_CHARS: "0" })).toThrow(/MAX_MESSAGE_CHARS="0"/);
   });
 });

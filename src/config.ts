@@ -1,6 +1,8 @@
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_MIN_SIMILARITY } from "./core/chat-engine.ts";
+import { REQUEST_BOUNDS } from "./core/chat-request.ts";
+import { DEFAULT_INPUT_LIMITS } from "./core/input-limits.ts";
 
 /**
  * Every setting comes from the environment, validated here once at start-up.
@@ -44,6 +46,9 @@ export const ConfigSchema = z.object({
     error: "must be a SQLite URL such as file:./data/docent.db or a PostgreSQL URL such as postgresql://user:pass@host:5432/docent",
   }),
   MAX_BODY_BYTES: int(1024, 1024 * 1024 * 1024, 4 * 1024 * 1024),
+  MAX_MESSAGES: int(1, REQUEST_BOUNDS.messages, DEFAULT_INPUT_LIMITS.maxMessages),
+  MAX_MESSAGE_CHARS: int(1, 100_000_000, DEFAULT_INPUT_LIMITS.maxMessageChars),
+  MAX_INPUT_CHARS: int(1, 100_000_000, DEFAULT_INPUT_LIMITS.maxInputChars),
   MAX_REFERENCES: int(1, 50, 5),
   // Per API key; 0 = off. 600/min is 10 a second sustained, far past a person asking questions or a
   // client retrying; 32 at once is past any interactive client. They stop a leaked key or a runaway loop.

@@ -104,6 +104,15 @@ describe("embeddings", () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it("embeds at most the first 8,192 characters of a long question (embedding models refuse longer input)", async () => {
+    const before = fake.requests.length;
+    const long = `How do I rearrange things? ${"Here is the log line that came with it. ".repeat(2_000)}`;
+    expect((await ask(servers[0]!, long)).url_references).toBeDefined();
+    const embedded = fake.requests.slice(before).filter((r) => r.path === "/v1/embeddings").flatMap((r) => r.body.input as string[]);
+    expect(embedded).toHaveLength(1);
+    expect(embedded[0]).toBe(long.slice(0, 8192));
+  });
+
   it("rejects a retrieval mode that needs embeddings without them", () => {
     expect(() => loadConfig({ RETRIEVAL_MODE: "hybrid" })).toThrow(/RETRIEVAL_MODE="hybrid": needs EMBEDDINGS_MODEL/);
   });

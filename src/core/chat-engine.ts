@@ -2,9 +2,10 @@ import type { OpenedCompletion } from "./chat-part.ts";
 import type { ChatCompletionRequest } from "./chat-request.ts";
 import { lastUserText, retrievalQuery } from "./conversation-query.ts";
 import { badRequest, notFound, toDocentError } from "./errors.ts";
+import { checkInputLimits, DEFAULT_INPUT_LIMITS, type InputLimits } from "./input-limits.ts";
 import type { LanguageModel, StreamResult } from "./language-model.ts";
 import type { ModelRegistry } from "./model-registry.ts";
-import { buildPrompt, countPromptTokens } from "./prompt.ts";
+import { buildPrompt, countPromptTokens, countTextTokens } from "./prompt.ts";
 import { withLinkedPages } from "./linked-pages.ts";
 import { rankPages, type RankedPage } from "./rank-pages.ts";
 import { groundPages } from "./references.ts";
@@ -37,6 +38,8 @@ export interface ChatEngineDeps {
   sourceChoiceTimeoutMs?: number;
   /** Whether a word is a dictionary word: lets "postgres" or "pyhton" name its source. */
   isWord?: IsWord;
+  /** How much a request may hold (messages, characters); refused before any work. */
+  inputLimits?: InputLimits;
 }
 
 /**
@@ -75,6 +78,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
    * `scope` is the caller's key's sources: others are treated as if they did not exist.
    */
   async function open(request: ChatCompletionRequest, { signal, scope = null }: { signal?: AbortSignal; scope?: SourceScope } = {}): Promise<OpenedCompletion> {
+    checkInputLimits(request, deps.inputLimits ?? DEFAULT_INPUT_LIMITS);
     const format = structuredFormat(request.response_format);
     if (format) {
       const problem = deps.schemaValidator.checkSchema(format.schema);
@@ -118,7 +122,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
     const { references, documents } = groundPages(relevant, { maxReferences: deps.maxReferences });
     const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references };
     // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.
-    if (references.length === 0 && !format) return { ...base, parts: fixedReply(NO_COVERAGE_REPLY, deps.countTokens(query), deps.countTokens(NO_COVERAGE_REPLY)) };
+    if (references.length === 0 && !format) return { ...base, parts: fixedReply(NO_COVERAGE_REPLY, countTextTokens(query, deps.countTokens), deps.countTokens(NO_COVERAGE_REPLY)) };
 
     const prompt = buildPrompt(request.messages, documents, format);
     const call = {

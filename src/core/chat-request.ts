@@ -9,15 +9,38 @@ const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 export const SUPPORTED_ROLES = ["user", "system", "assistant"] as const;
 
+/**
+ * Structural bounds on what a caller sends, so validation itself costs
+ * little. The size of the conversation (messages, characters) is limited by
+ * configuration instead: src/core/input-limits.ts, checked by the engine.
+ */
+export const REQUEST_BOUNDS = {
+  /** Messages read at all; MAX_MESSAGES (at most this) is the limit in force. */
+  messages: 2048,
+  textParts: 256,
+  sources: 256,
+  model: 256,
+  name: 256,
+  stopSequence: 256,
+  user: 256,
+  /** OpenAI's own bounds for metadata: 16 pairs, keys up to 64 characters, values up to 512. */
+  metadataPairs: 16,
+  metadataKey: 64,
+  metadataValue: 512,
+  schemaDescription: 4096,
+} as const;
+const B = REQUEST_BOUNDS;
+const atMost = (n: number, what: string) => `must hold at most ${n} ${what}`;
+
 const TextPart = z.object({ type: z.literal("text"), text: z.string() });
 
 export const ChatMessage = z.object({
   role: z.string().refine((r) => (SUPPORTED_ROLES as readonly string[]).includes(r), {
     error: (issue) =>
-      `Invalid role ${JSON.stringify(issue.input)}: only the roles 'user', 'system' and 'assistant' are supported.`,
+      `Invalid role ${JSON.stringify(String(issue.input).slice(0, 64))}: only the roles 'user', 'system' and 'assistant' are supported.`,
   }),
-  content: z.union([z.string(), z.array(TextPart), z.null()]),
-  name: z.string().optional(),
+  content: z.union([z.string(), z.array(TextPart).max(B.textParts, atMost(B.textParts, "text parts")), z.null()]),
+  name: z.string().max(B.name, atMost(B.name, "characters")).optional(),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
@@ -27,8 +50,8 @@ export const ResponseFormat = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("json_schema"),
     json_schema: z.object({
-      name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, '_' or '-'"),
-      description: z.string().optional(),
+      name: z.string().max(64, "must be 1-64 letters, digits, '_' or '-'").regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, '_' or '-'"),
+      description: z.string().max(B.schemaDescription, atMost(B.schemaDescription, "characters")).optional(),
       schema: z.record(z.string(), z.unknown()).optional(),
       strict: z.boolean().nullish(),
     }),
@@ -36,13 +59,14 @@ export const ResponseFormat = z.discriminatedUnion("type", [
 ]);
 export type ResponseFormat = z.infer<typeof ResponseFormat>;
 
-const Stop = z.union([z.string(), z.array(z.string()).max(4)]).nullish();
+const StopSequence = z.string().max(B.stopSequence, atMost(B.stopSequence, "characters"));
+const Stop = z.union([StopSequence, z.array(StopSequence).max(4)]).nullish();
 
 export const ChatCompletionRequest = z.object({
-  model: z.string().min(1, "must name a model: 'agent', 'provider_a' or 'provider_b'"),
-  messages: z.array(ChatMessage).min(1, "must contain at least one message"),
+  model: z.string().min(1, "must name a model: 'agent', 'provider_a' or 'provider_b'").max(B.model, atMost(B.model, "characters")),
+  messages: z.array(ChatMessage).min(1, "must contain at least one message").max(B.messages, atMost(B.messages, "messages")),
   stream: z.boolean().nullish(),
-  sources: z.array(z.string().regex(UUID_SHAPE, "must be a knowledge-source UUID")).nullish(),
+  sources: z.array(z.string().max(36, "must be a knowledge-source UUID").regex(UUID_SHAPE, "must be a knowledge-source UUID")).max(B.sources, atMost(B.sources, "knowledge-source ids")).nullish(),
   include_references: z.boolean().nullish(),
   response_format: ResponseFormat.nullish(),
   stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
@@ -53,11 +77,14 @@ export const ChatCompletionRequest = z.object({
   n: z.literal(1, { error: "only n = 1 is supported" }).nullish(),
   stop: Stop,
   seed: z.number().int().nullish(),
-  user: z.string().max(256).nullish(),
+  user: z.string().max(B.user, atMost(B.user, "characters")).nullish(),
   presence_penalty: z.number().min(-2).max(2).nullish(),
   frequency_penalty: z.number().min(-2).max(2).nullish(),
   logprobs: z.literal(false, { error: "logprobs are not available" }).nullish(),
-  metadata: z.record(z.string(), z.string()).nullish(),
+  metadata: z
+    .record(z.string().max(B.metadataKey, `keys ${atMost(B.metadataKey, "characters")}`), z.string().max(B.metadataValue, `values ${atMost(B.metadataValue, "characters")}`))
+    .refine((m) => Object.keys(m).length <= B.metadataPairs, atMost(B.metadataPairs, "key-value pairs"))
+    .nullish(),
 });
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
 

@@ -10,7 +10,8 @@ export function retrievalQuery(messages: readonly ChatMessage[]): string {
   const userTurns = messages.filter((m) => m.role === "user").map((m) => messageText(m).trim()).filter(Boolean);
   const last = userTurns.at(-1) ?? "";
   if (userTurns.length < 2) return last;
-  const lastTerms = contentTerms(last);
+  // Only whether it has more than three terms matters: a long message is not read to its end.
+  const lastTerms = contentTerms(last, 4);
   const followUp = lastTerms.length <= 3 || /^(and|what about|how about|also|then)\b/i.test(last) || /\b(it|its|this|that|them|those|these)\b/i.test(last);
   if (!followUp) return last;
   const previous = userTurns.at(-2) ?? "";

@@ -65,7 +65,7 @@ export async function askModelForSources(
     });
     const numbers = chosenNumbers(result.text);
     const ids = [...new Set(numbers.filter((n) => n >= 1 && n <= candidates.length).map((n) => candidates[n - 1]!.source.id))];
-    const usage = settleUsage(result.usage, { prompt: () => countPromptTokens(prompt, countTokens), completion: () => countTokens(result.text) });
+    const usage = settleUsage(result.usage, { prompt: () => countPromptTokens(prompt, countTokens, 1), completion: () => countTokens(result.text) });
     return { ids, usage };
   } catch (error) {
     if (signal?.aborted) throw error;

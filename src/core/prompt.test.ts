@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { GroundingDocument } from "./language-model.ts";
-import { buildPrompt, countPromptTokens } from "./prompt.ts";
+import { buildPrompt, countPromptTokens, countTextTokens, EXACT_PROMPT_CHARS } from "./prompt.ts";
 
 const VACUUM: GroundingDocument = { referenceNumber: 1, title: "VACUUM", section: "", url: "https://x/v", text: "VACUUM reclaims storage." };
 const QUESTION = { role: "user" as const, content: "How do I vacuum a table?" };
@@ -56,5 +56,23 @@ describe("countPromptTokens", () => {
     const prompt = buildPrompt([QUESTION], [VACUUM]);
     expect(prompt).toHaveLength(3);
     expect(countPromptTokens(prompt, words)).toBe(prompt.reduce((sum, m) => sum + words(m.content), 0) + 3 * 3 + 3);
+  });
+
+  it("counts at most EXACT_PROMPT_CHARS of the caller's text and estimates the rest at the rate measured", () => {
+    const given: string[] = [];
+    const words = (text: string) => (given.push(text), text.split(/\s+/).filter(Boolean).length);
+    const documents = [{ referenceNumber: 1, title: "VACUUM", section: "", url: "https://x/v", text: "VACUUM reclaims storage. ".repeat(400) }];
+    const conversation = Array.from({ length: 1000 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: "word ".repeat(80) }));
+    const prompt = buildPrompt(conversation, documents);
+    const counted = countPromptTokens(prompt, words);
+    // docent's own messages (instructions, documentation) are counted whole; of the 400,000 characters of conversation, only the budget.
+    expect(given.slice(0, 2)).toEqual([prompt[0]!.content, prompt[1]!.content]);
+    expect(given.slice(2).join("").length).toBeLessThanOrEqual(EXACT_PROMPT_CHARS);
+    const exact = words(prompt[0]!.content) + words(prompt[1]!.content) + 1000 * 80 + 3 * prompt.length + 3;
+    expect(Math.abs(counted - exact) / exact).toBeLessThan(0.01);
+
+    given.length = 0;
+    expect(countTextTokens("word ".repeat(20_000), words)).toBe(20_000);
+    expect(given.join("").length).toBeLessThanOrEqual(EXACT_PROMPT_CHARS);
   });
 });

@@ -62,9 +62,51 @@ export function buildPrompt(
 }
 
 /**
+ * Characters of the caller's messages counted exactly per prompt (docent's own
+ * system message, the first, always is): counting text no cache has seen costs
+ * up to ~4 µs a character, so 100,000 characters would hold the event loop for
+ * 0.4 s. Past this budget (16 ms at worst) the rest is estimated at the rate of
+ * tokens per character measured on what was counted. Only usage that no model
+ * reported is counted here, so an estimate costs no accuracy that was there.
+ */
+export const EXACT_PROMPT_CHARS = 4096;
+
+type Counted = { chars: number; tokens: number };
+
+/** Counts `text` up to `budget` characters (cut where a word ends), adding to `measured`; returns the characters left uncounted. */
+function countWithin(text: string, budget: number, countTokens: (text: string) => number, measured: Counted): number {
+  let cut = text.length;
+  if (cut > budget) cut = budget <= 0 ? 0 : text.lastIndexOf(" ", budget - 1) + 1 || budget;
+  if (cut > 0) {
+    measured.chars += cut;
+    measured.tokens += countTokens(cut === text.length ? text : text.slice(0, cut));
+  }
+  return text.length - cut;
+}
+
+const estimate = (uncounted: number, measured: Counted) => Math.round((uncounted * measured.tokens) / Math.max(1, measured.chars));
+
+/** Tokens of a caller's text (a question), counted on at most EXACT_PROMPT_CHARS characters. */
+export function countTextTokens(text: string, countTokens: (text: string) => number): number {
+  const measured = { chars: 0, tokens: 0 };
+  const uncounted = countWithin(text, EXACT_PROMPT_CHARS, countTokens, measured);
+  return measured.tokens + estimate(uncounted, measured);
+}
+
+/** The messages docent itself writes at the head of every answer prompt: its instructions and the documentation block. */
+export const OWN_PROMPT_MESSAGES = 2;
+
+/**
  * Prompt tokens as OpenAI counts a chat, for models that report none: each
  * message's content plus 3 tokens of framing, and 3 that prime the reply.
+ * The first `own` messages are docent's (bounded in size) and counted whole.
  */
-export function countPromptTokens(prompt: readonly ModelMessage[], countTokens: (text: string) => number): number {
-  return prompt.reduce((tokens, message) => tokens + countTokens(message.content) + 3, 3);
+export function countPromptTokens(prompt: readonly ModelMessage[], countTokens: (text: string) => number, own = OWN_PROMPT_MESSAGES): number {
+  const conversation = prompt.slice(own);
+  let tokens = 3 + 3 * prompt.length;
+  for (const message of prompt.slice(0, own)) tokens += countTokens(message.content);
+  const measured = { chars: 0, tokens: 0 };
+  let uncounted = 0;
+  for (const message of conversation) uncounted += countWithin(message.content, EXACT_PROMPT_CHARS - measured.chars, countTokens, measured);
+  return tokens + measured.tokens + estimate(uncounted, measured);
 }

@@ -1,5 +1,5 @@
 import type { SourceInfo } from "./source-catalog.ts";
-import { tokenize } from "./terms.ts";
+import { firstToken, tokenize } from "./terms.ts";
 
 const GENERIC_NAME_WORDS = new Set(["documentation", "docs", "doc", "reference", "api", "manual", "guide", "the", "and", "of", "for", "library", "official"]);
 
@@ -38,18 +38,21 @@ export function withinOneEdit(a: string, b: string): boolean {
  * postgresql) or a typo one edit away ("pyhton" → python).
  */
 function namesWith(nameWords: readonly string[], isWord?: IsWord) {
+  const exact = new Set(nameWords);
+  const long = nameWords.filter((w) => w.length >= 5);
   return (token: string) => {
-    if (nameWords.includes(token)) return true;
-    if (!isWord || token.length < 5 || !/^[a-z]+$/.test(token)) return false;
-    const near = nameWords.some((w) => w.length >= 5 && ((w.startsWith(token) && w.length - token.length <= 2) || withinOneEdit(token, w)));
+    if (exact.has(token)) return true;
+    if (!isWord || token.length < 5 || long.length === 0 || !/^[a-z]+$/.test(token)) return false;
+    let near = false;
+    for (const w of long) if ((near = (w.startsWith(token) && w.length - token.length <= 2) || withinOneEdit(token, w))) break;
     // Checked last: the dictionary is only consulted for a word that looks like a name.
     return near && !isWord(token);
   };
 }
 
-/** Sources whose name the question mentions. */
+/** Sources whose name the question mentions (each distinct word is looked at once). */
 export function mentionedSources(query: string, sources: readonly SourceInfo[], isWord?: IsWord): SourceInfo[] {
-  const words = tokenize(query);
+  const words = [...new Set(tokenize(query))];
   return sources.filter((source) => words.some(namesWith(distinctiveNameWords(source.name), isWord)));
 }
 
@@ -58,9 +61,11 @@ export function mentionedSources(query: string, sources: readonly SourceInfo[], 
  * docs, "SQLite" tells nothing and would favour pages that merely repeat it.
  */
 export function withoutSourceNames(query: string, sources: readonly SourceInfo[], isWord?: IsWord): string {
-  const names = namesWith(sources.flatMap((s) => distinctiveNameWords(s.name)), isWord);
+  const nameWords = sources.flatMap((s) => distinctiveNameWords(s.name));
+  if (nameWords.length === 0) return query;
+  const names = namesWith(nameWords, isWord);
   const kept = query.split(/\s+/).filter((word) => {
-    const token = tokenize(word)[0];
+    const token = firstToken(word);
     return !token || !names(token);
   });
   return kept.length > 0 ? kept.join(" ") : query;

@@ -18,13 +18,22 @@ export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);
 }
 
+const TOKEN = /[\p{L}\p{N}_]+(?:[.\-'][\p{L}\p{N}_]+)*/gu;
+
 /** Lower-cased word tokens (letters, digits, `_`; keeps `.`/`-` inside words such as `node.js`, `utf-8`). */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}_]+(?:[.\-'][\p{L}\p{N}_]+)*/gu)) {
+  for (const match of text.toLowerCase().matchAll(TOKEN)) {
     out.push(match[0].replace(/'s$/, ""));
   }
   return out;
+}
+
+const FIRST_TOKEN = new RegExp(TOKEN.source, "u");
+
+/** The first of `tokenize(text)`, found without reading the rest. */
+export function firstToken(text: string): string | undefined {
+  return FIRST_TOKEN.exec(text.toLowerCase())?.[0].replace(/'s$/, "");
 }
 
 /** A deliberately light suffix stripper: enough to match "indexes"/"index", "tables"/"table", "running"/"run". */
@@ -47,12 +56,14 @@ export function stem(word: string): string {
   return word;
 }
 
-/** Distinct, stemmed content words of a text, in order of first appearance. */
-export function contentTerms(text: string): string[] {
+/** Distinct, stemmed content words of a text, in order of first appearance (the first `max` of them). */
+export function contentTerms(text: string, max = Infinity): string[] {
   const seen = new Set<string>();
-  for (const token of tokenize(text)) {
+  for (const match of text.toLowerCase().matchAll(TOKEN)) {
+    const token = match[0].replace(/'s$/, "");
     if (isStopWord(token) || token.length < 2) continue;
     seen.add(stem(token));
+    if (seen.size >= max) break;
   }
   return [...seen];
 }

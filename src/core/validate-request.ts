@@ -26,7 +26,9 @@ export function zodToBadRequest(error: z.ZodError, body: unknown) {
   if (issue.code === "invalid_type" && valueAt(body, issue.path) === undefined) {
     return badRequest(`Missing required parameter: '${param}'.`, param, "missing_required_parameter");
   }
-  return badRequest(`Invalid value for '${param ?? "body"}': ${issue.message}`, param, "invalid_value");
+  // Over a bound, OpenAI's codes for the same refusal (as input-limits.ts uses).
+  const reason = issue.code === "too_big" && issue.origin === "string" ? "string_above_max_length" : issue.code === "too_big" && issue.origin === "array" ? "array_above_max_length" : "invalid_value";
+  return badRequest(`Invalid value for '${param ?? "body"}': ${issue.message}`, param, reason);
 }
 
 /** Parses a request body (already JSON-decoded) or throws a BAD_REQUEST DocentError. */

@@ -5,6 +5,7 @@ import type { KeyStore } from "../core/key-store.ts";
 import type { StreamTokens } from "../auth/stream-tokens.ts";
 import type { Admission } from "../http/admission.ts";
 import type { GraphQLContext, GraphQLServices } from "./context.ts";
+import { requestLimits } from "./request-limits.ts";
 import { maskError, toGraphQLError } from "./errors.ts";
 import { schema } from "./schema/index.ts";
 
@@ -35,6 +36,7 @@ export function createGraphQLHandler(services: GraphQLServices & { keys: KeyStor
       return { services, request, caller: admission.caller };
     },
     plugins: [
+      requestLimits(),
       useGraphQLSSE({
         endpoint: "/graphql/stream",
         async authenticate(req) {

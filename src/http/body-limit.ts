@@ -1,10 +1,52 @@
+import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { DocentError } from "../core/errors.ts";
+import { badRequest, DocentError } from "../core/errors.ts";
 import { errorResponse } from "./error-response.ts";
+import { DEFAULT_JSON_SHAPE, jsonShapeProblem } from "./json-shape.ts";
 
-/** MAX_BODY_BYTES for every interface: 413 in OpenAI's error shape. */
-export const limitBody = (maxBytes: number) =>
-  bodyLimit({
+/**
+ * An oversized body is read to its end (up to this) and dropped before the 413 is sent: a reply
+ * sent while the client still writes lets it reuse a connection the server is about to close,
+ * and the client's next request, an innocent one, fails.
+ */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+
+async function discard(body: ReadableStream<Uint8Array> | null, maxBytes: number) {
+  if (!body || body.locked) return;
+  const reader = body.getReader();
+  for (let read = 0; read <= maxBytes; ) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    read += value.length;
+  }
+  await reader.cancel();
+}
+
+/**
+ * MAX_BODY_BYTES for every interface (413 in OpenAI's error shape), then the
+ * body's JSON shape (depth, number of values) before anything parses it.
+ */
+export const limitBody = (maxBytes: number): MiddlewareHandler => {
+  const size = bodyLimit({
     maxSize: maxBytes,
-    onError: () => errorResponse(new DocentError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes (MAX_BODY_BYTES).`, { reason: "request_too_large" })),
+    onError: async (c) => {
+      await discard(c.req.raw.body, DRAIN_MAX_BYTES);
+      return errorResponse(new DocentError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes (MAX_BODY_BYTES).`, { reason: "request_too_large" }));
+    },
   });
+  return async (c, next) => {
+    let within = false;
+    const refused = await size(c, async () => {
+      within = true;
+    });
+    if (!within) return refused;
+    if (!c.req.raw.body) return next();
+    const text = await c.req.text();
+    const problem = jsonShapeProblem(text);
+    if (problem === "depth") return errorResponse(badRequest(`The request body nests JSON more than ${DEFAULT_JSON_SHAPE.maxDepth} levels deep.`, null, "json_too_deep"));
+    if (problem === "values") return errorResponse(badRequest(`The request body holds more than ${DEFAULT_JSON_SHAPE.maxValues} JSON values.`, null, "json_too_large"));
+    // Read once: the text stays cached for c.req.text(), and handlers that read the raw request get it again.
+    c.req.raw = new Request(c.req.raw, { body: text });
+    return next();
+  };
+};

@@ -45,4 +45,11 @@ describe("countTokens", () => {
     expect(countTokens("")).toBe(0);
     expect(countTokens("Hello, world")).toBe(direct("Hello, world"));
   });
+
+  it("counts a long run without a space in pieces (merging is quadratic in a pre-token's length)", () => {
+    // 100,000 letters took the tokenizer 12 s in one piece; 50,000 emoji, 64 s. Their counts, known in advance:
+    expect(countTokens("a".repeat(100_000))).toBe(12_500);
+    expect(countTokens("😀".repeat(50_000))).toBe(50_000);
+    expect(countTokens(`${" ".repeat(10_000)}x`)).toBeGreaterThan(0);
+  });
 });

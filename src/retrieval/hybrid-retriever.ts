@@ -5,6 +5,12 @@ import { makeTermMatcher } from "./term-matcher.ts";
 
 export type RetrievalMode = "lexical" | "vector" | "hybrid";
 
+/**
+ * The question as embedded, at most: embedding models read a few thousand tokens (OpenAI's
+ * 8,191) and refuse a longer input rather than cut it. A question's opening says what it asks.
+ */
+export const MAX_EMBEDDED_CHARS = 8192;
+
 const identity = (c: RetrievedChunk) => c.key ?? `${c.url}\u0000${c.text}`;
 
 /** Scales a list's scores to 0..1 (best = 1), as relative-score fusion does. */
@@ -25,7 +31,7 @@ function relative(chunks: RetrievedChunk[]): Map<string, { chunk: RetrievedChunk
 export function makeHybridRetriever({ lexical, vectorSearch, embedder, mode, alpha }: { lexical: Retriever; vectorSearch: VectorSearch; embedder: Embedder; mode: RetrievalMode; alpha: number }): Retriever {
   if (mode === "lexical") return lexical;
   return async (options) => {
-    const [lex, [vector]] = await Promise.all([lexical(options), embedder.embed([options.query], { abortSignal: options.signal })]);
+    const [lex, [vector]] = await Promise.all([lexical(options), embedder.embed([options.query.slice(0, MAX_EMBEDDED_CHARS)], { abortSignal: options.signal })]);
     options.signal?.throwIfAborted();
     const found = await vectorSearch(vector!, options.sourceIds, options.limit);
     // Vector hits get the same term evidence as lexical ones, so pages rank and abstain alike.

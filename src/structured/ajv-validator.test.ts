@@ -20,4 +20,24 @@ describe("JSON Schema validation", () => {
     expect(checkStructuredReply("[1]", object, validator)).toEqual(["the reply must be a JSON object"]);
     expect(structuredFormat({ type: "text" })).toBeNull();
   });
+
+  it("runs caller patterns on a linear-time engine: ^(a|a)*$ against 10,000 a's and a '!' answers at once", () => {
+    const schema = { type: "object", properties: { s: { type: "string", pattern: "^(a|a)*$" } }, patternProperties: { "^(x+x+)+y$": { type: "number" } } };
+    expect(validator.checkSchema(schema)).toBeNull();
+    expect(validator.validate(schema, { s: `${"a".repeat(10_000)}!` })).toEqual(['/s must match pattern "^(a|a)*$"']);
+    expect(validator.validate(schema, { s: "aaaa", ["x".repeat(10_000)]: 1 })).toEqual([]);
+    expect(validator.validate(schema, { ["x".repeat(10_000) + "y"]: "one" })[0]).toMatch(/must be number/);
+    // ECMAScript spellings RE2 reads once translated: \d, \u escapes, named groups.
+    expect(validator.validate({ pattern: "^(?<year>\\d{4})-\\u00e9$" }, "2024-é")).toEqual([]);
+  });
+
+  it("refuses patterns a linear-time engine cannot run or that are too complex, and $ref cycles", () => {
+    expect(validator.checkSchema({ pattern: "(?=a)b" })).toMatch(/linear-time/);
+    expect(validator.checkSchema({ pattern: "(a)\\1" })).toMatch(/linear-time/);
+    expect(validator.checkSchema({ pattern: "[a-z]{1000}x{100}" })).toMatch(/too complex/);
+    expect(validator.checkSchema({ allOf: Array.from({ length: 12 }, (_, i) => ({ pattern: `[a-z]{900}${i}` })) })).toMatch(/too complex together/);
+    expect(validator.checkSchema({ $ref: "#" })).toMatch(/refers to itself/);
+    expect(validator.checkSchema({ if: { type: "string" }, then: { $ref: "#" } })).toMatch(/refers to itself/);
+    expect(validator.checkSchema({ type: "object", properties: { next: { $ref: "#" } } })).toBeNull();
+  });
 });

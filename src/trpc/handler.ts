@@ -10,6 +10,8 @@ export function createTrpcHandler(services: TrpcServices) {
       endpoint: "/trpc",
       req: request,
       router: appRouter,
+      // A batch of calls is one request's work: 16 at most (a client's httpBatchLink maxItems may say the same).
+      maxBatchSize: 16,
       createContext: () => createContextInner(services, admission),
       onError: ({ error, path }) => {
         if (error.code === "INTERNAL_SERVER_ERROR") console.error(`trpc: ${path ?? "?"}: ${error.cause?.stack ?? error.stack}`);

@@ -52,11 +52,12 @@ const jaccard = (a: Set<string>, b: Set<string>) => {
 export function extractiveAnswer(question: string, documents: readonly GroundingDocument[], options: ExtractiveOptions = {}): string {
   const maxSentences = options.maxSentences ?? 5;
   const maxWords = options.maxWords ?? 170;
-  const queryTerms = contentTerms(question);
+  // Each question term's position: work follows the passages' terms, never the question's length.
+  const asked = new Map(contentTerms(question).map((term, i) => [term, i]));
   const candidates: Candidate[] = [];
   documents.forEach((doc, docIndex) => {
     const headingTerms = new Set(contentTerms(`${doc.title} ${doc.section}`));
-    const headingBonus = queryTerms.filter((t) => headingTerms.has(t)).length * 0.15;
+    const headingBonus = [...headingTerms].filter((t) => asked.has(t)).length * 0.15;
     for (const { text, terms, index } of quotableSentences(doc.text)) {
       candidates.push({ text, terms, reference: doc.referenceNumber, alsoIn: [], order: docIndex * 1000 + index, score: headingBonus - docIndex * 0.05 });
     }
@@ -64,15 +65,13 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   if (candidates.length === 0) return "";
 
   // Rarer question terms count more (idf over the candidate sentences).
-  const weight = new Map<string, number>();
-  for (const term of queryTerms) {
-    const df = candidates.filter((c) => c.terms.has(term)).length;
-    weight.set(term, df === 0 ? 0 : Math.log(1 + candidates.length / df));
-  }
-  for (const c of candidates) {
-    for (const term of queryTerms) if (c.terms.has(term)) c.score += weight.get(term)!;
+  const shared = candidates.map((c) => [...c.terms].filter((t) => asked.has(t)).sort((a, b) => asked.get(a)! - asked.get(b)!));
+  const df = new Map<string, number>();
+  for (const terms of shared) for (const t of terms) df.set(t, (df.get(t) ?? 0) + 1);
+  candidates.forEach((c, i) => {
+    for (const term of shared[i]!) c.score += Math.log(1 + candidates.length / df.get(term)!);
     c.score /= Math.pow(Math.max(c.terms.size, 6), 0.15);
-  }
+  });
 
   const ranked = [...candidates].sort((a, b) => b.score - a.score || a.order - b.order);
   // Only sentences close to the best one: a weak match is noise, not an answer.

@@ -17,9 +17,11 @@ export function fold(text: string): string {
 
 /** The Porter stem of a folded word (cached: documentation repeats its words). */
 export function stemOf(word: string): string {
+  // A "word" this long is no word: kept as it is, and not cached (a caller's could be megabytes).
+  if (word.length > 64) return word;
   let stem = stems.get(word);
   if (stem === undefined) {
-    stem = word.length > 64 ? word : stemmer(word);
+    stem = stemmer(word);
     if (stems.size >= 200_000) stems.clear();
     stems.set(word, stem);
   }

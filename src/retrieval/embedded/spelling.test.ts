@@ -30,4 +30,12 @@ describe("spelling", () => {
     expect(correctSpelling("vacum2", holding)).toBeUndefined();
     expect(correctSpelling("zzzzqq", holding)).toBeUndefined();
   });
+
+  it("does not try to correct a 'word' no one could have misspelt (100,000 letters have 5 million neighbours)", () => {
+    const asked: string[] = [];
+    const holding = (word: string) => (asked.push(word), 0);
+    expect(correctSpelling("a".repeat(100_000), holding)).toBeUndefined();
+    expect(correctSpelling("x".repeat(33), holding)).toBeUndefined();
+    expect(asked).toEqual([]);
+  });
 });

@@ -1,6 +1,8 @@
 import { isEnglishWord } from "../english-words.ts";
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+/** Longer "words" are not corrected: a word of n letters has ~54n neighbours, and no misspelt word is this long. */
+const MAX_CORRECTED = 32;
 
 /** Every string one edit away from a word: a letter deleted, swapped with the next, replaced or inserted. */
 export function oneEditAway(word: string): Set<string> {
@@ -27,7 +29,7 @@ export function oneEditAway(word: string): Set<string> {
  * question is about something the sources do not cover.
  */
 export function correctSpelling(word: string, passagesHolding: (word: string) => number): string | undefined {
-  if (word.length < 4 || !/^[a-z]+$/.test(word) || isEnglishWord(word)) return undefined;
+  if (word.length < 4 || word.length > MAX_CORRECTED || !/^[a-z]+$/.test(word) || isEnglishWord(word)) return undefined;
   let best: string | undefined;
   let most = 0;
   for (const candidate of oneEditAway(word)) {

@@ -1,0 +1,156 @@
+import OpenAI from "openai";
+import { TRPCClientError } from "@trpc/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { graphqlRequest, trpcClient } from "./support/clients.ts";
+import type { FakeProviderServer } from "./support/fake-provider-server.ts";
+import { startServerWithProviders, startTestServer, type ServerWithProviders, type TestServer } from "./support/test-server.ts";
+
+const QUESTION = "How do I physically reorder a table according to an index?";
+const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+
+/** Input limits: refused with 400 naming the parameter, before retrieval or any provider call, on every interface. */
+describe("input limits", () => {
+  let running: ServerWithProviders;
+  let server: TestServer;
+  let fake: FakeProviderServer;
+  let client: OpenAI;
+  beforeAll(async () => {
+    running = await startServerWithProviders({ kind: "reply", text: "An answer [1]." }, { AGENT_MODEL: "extractive" });
+    ({ server, fake, client } = running);
+  });
+  afterAll(() => running.close());
+
+  const post = (body: unknown) =>
+    fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  /** The OpenAI SDK's error for a request, with the fields OpenAI's error shape carries. */
+  const refusal = async (body: object) => {
+    const error = await client.chat.completions.create(body as never).catch((e) => e);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    return { status: error.status, param: error.param, code: error.code, type: error.type, message: error.message as string };
+  };
+
+  it("refuses a message longer than MAX_MESSAGE_CHARS (100,000) before calling the provider", async () => {
+    const before = fake.requests.length;
+    const log = "ERROR: deadlock detected\n".repeat(4200);
+    const error = await refusal({ model: "provider_a", messages: [{ role: "system", content: "Be brief." }, { role: "user", content: `${log}\n${QUESTION}` }] });
+    expect(error).toMatchObject({ status: 400, param: "messages[1].content", code: "string_above_max_length", type: "invalid_request_error" });
+    expect(error.message).toMatch(/100,000/);
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it("answers a question with a long pasted log well under the limits", async () => {
+    const log = "2026-11-22 10:00:01 ERROR: could not create unique index \"idx\" DETAIL: Key (id)=(1) is duplicated.\n".repeat(400);
+    const completion = await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content: `${QUESTION}\n${log}` }], sources: [server.sources.pg] } as never);
+    expect(completion.choices[0]!.message.content).toBeTruthy();
+  });
+
+  it("refuses more than MAX_MESSAGES (1,000) messages, and more than MAX_INPUT_CHARS (400,000) in all", async () => {
+    const many = Array.from({ length: 1001 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: QUESTION }));
+    expect(await refusal({ model: "agent", messages: many })).toMatchObject({ status: 400, param: "messages", code: "array_above_max_length" });
+
+    const long = Array.from({ length: 5 }, () => ({ role: "user", content: "index ".repeat(15_000) }));
+    expect(await refusal({ model: "agent", messages: long })).toMatchObject({ status: 400, param: "messages", code: "context_length_exceeded" });
+  });
+
+  it("refuses more than 256 sources", async () => {
+    const error = await refusal({ model: "agent", messages: [{ role: "user", content: QUESTION }], sources: Array.from({ length: 257 }, (_, i) => uuid(i)) });
+    expect(error).toMatchObject({ status: 400, param: "sources", code: "array_above_max_length" });
+    expect(error.message).toMatch(/at most 256/);
+  });
+
+  it("bounds every other string, array and record of the request", async () => {
+    const ask = { model: "agent", messages: [{ role: "user", content: QUESTION }] };
+    const cases: Array<[object, string]> = [
+      [{ ...ask, model: "m".repeat(300) }, "model"],
+      [{ ...ask, messages: [{ role: "user", content: QUESTION, name: "n".repeat(300) }] }, "messages[0].name"],
+      [{ ...ask, messages: [{ role: "user", content: Array.from({ length: 257 }, () => ({ type: "text", text: "index " })) }] }, "messages[0].content"],
+      [{ ...ask, stop: ["s".repeat(300)] }, "stop[0]"],
+      [{ ...ask, user: "u".repeat(300) }, "user"],
+      [{ ...ask, metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, "v"])) }, "metadata"],
+      [{ ...ask, metadata: { k: "v".repeat(513) } }, "metadata.k"],
+      [{ ...ask, response_format: { type: "json_schema", json_schema: { name: "x", description: "d".repeat(5000), schema: { type: "object" } } } }, "response_format.json_schema.description"],
+    ];
+    for (const [body, param] of cases) {
+      const response = await post(body);
+      expect(response.status, param).toBe(400);
+      expect(((await response.json()) as any).error, param).toMatchObject({ type: "invalid_request_error", param, code: expect.stringMatching(/^(string|array)_above_max_length$|^invalid_value$/) });
+    }
+  });
+
+  it("refuses a body nested too deep or holding too many values before parsing it", async () => {
+    const deep = `{"model":"agent","messages":[{"role":"user","content":"x"}],"metadata":${"[".repeat(100)}${"]".repeat(100)}}`;
+    const response = await post(deep);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as any).error).toMatchObject({ code: "json_too_deep", param: null, type: "invalid_request_error" });
+
+    const wide = JSON.stringify({ model: "agent", messages: [{ role: "user", content: "x" }], extra: Array.from({ length: 60_000 }, () => 1) });
+    const tooMany = await post(wide);
+    expect(tooMany.status).toBe(400);
+    expect(((await tooMany.json()) as any).error).toMatchObject({ code: "json_too_large" });
+  });
+
+  it("applies the same limits over GraphQL and tRPC", async () => {
+    const content = "x".repeat(100_001);
+    const create = `mutation ($input: ChatCompletionInput!) { createChatCompletion(input: $input) { id } }`;
+    const graphql = await graphqlRequest(server.url, server.key, create, { input: { model: "agent", messages: [{ role: "user", content }] } });
+    expect(graphql.body.errors![0]).toMatchObject({ extensions: { code: "BAD_USER_INPUT", param: "messages[0].content" } });
+
+    const trpc = await trpcClient(server.url, server.key)
+      .chat.completions.create.mutate({ model: "agent", messages: [{ role: "user", content }] })
+      .catch((e) => e);
+    expect(trpc).toBeInstanceOf(TRPCClientError);
+    expect(trpc.data).toMatchObject({ code: "BAD_REQUEST", param: "messages[0].content" });
+
+    const sources = Array.from({ length: 257 }, (_, i) => uuid(i));
+    const viaTrpc = await trpcClient(server.url, server.key)
+      .chat.completions.create.mutate({ model: "agent", messages: [{ role: "user", content: QUESTION }], sources })
+      .catch((e) => e);
+    expect(viaTrpc.data).toMatchObject({ code: "BAD_REQUEST", param: "sources" });
+  });
+
+  it("does not let one GraphQL or tRPC request multiply the work: aliases and batches are bounded", async () => {
+    const aliases = Array.from({ length: 5 }, (_, i) => `a${i}: createChatCompletion(input: $input) { id }`).join(" ");
+    const graphql = await graphqlRequest(server.url, server.key, `mutation ($input: ChatCompletionInput!) { ${aliases} }`, { input: { model: "agent", messages: [{ role: "user", content: QUESTION }] } });
+    expect(graphql.body.errors![0]).toMatchObject({ message: expect.stringMatching(/at most 1 chat completion/) });
+    expect(graphql.body.data).toBeUndefined();
+    const huge = await graphqlRequest(server.url, server.key, `{ models { ${"id ".repeat(6000)} } }`);
+    expect(huge.body.errors![0]!.message).toMatch(/5000 tokens/);
+
+    const batch = Array.from({ length: 17 }, () => "models.list").join(",");
+    const input = encodeURIComponent(JSON.stringify({}));
+    const trpc = await fetch(`${server.url}/trpc/${batch}?batch=1&input=${input}`, { headers: { authorization: `Bearer ${server.key}` } });
+    expect(trpc.status).toBe(400);
+    const ok = await fetch(`${server.url}/trpc/${batch.split(",").slice(0, 16).join(",")}?batch=1&input=${input}`, { headers: { authorization: `Bearer ${server.key}` } });
+    expect(ok.status).toBe(200);
+  });
+});
+
+describe("input limits from the environment", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ MAX_MESSAGES: "3", MAX_MESSAGE_CHARS: "200", MAX_INPUT_CHARS: "300" });
+  });
+  afterAll(() => server.close());
+
+  const status = async (messages: Array<{ role: string; content: string }>) => {
+    const response = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "agent", messages }),
+    });
+    const body = (await response.json()) as any;
+    return { status: response.status, param: body.error?.param, code: body.error?.code };
+  };
+
+  it("honours MAX_MESSAGES, MAX_MESSAGE_CHARS and MAX_INPUT_CHARS", async () => {
+    const user = (content: string) => ({ role: "user", content });
+    expect((await status([user(QUESTION)])).status).toBe(200);
+    expect(await status([user("a"), user("b"), user("c"), user(QUESTION)])).toMatchObject({ status: 400, param: "messages", code: "array_above_max_length" });
+    expect(await status([user("x".repeat(201))])).toMatchObject({ status: 400, param: "messages[0].content", code: "string_above_max_length" });
+    expect(await status([user("x".repeat(150)), user("x".repeat(151))])).toMatchObject({ status: 400, param: "messages", code: "context_length_exceeded" });
+  });
+});

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FakeProviderServer } from "./support/fake-provider-server.ts";
+import { startServerWithProviders, type ServerWithProviders, type TestServer } from "./support/test-server.ts";
+
+/** `^(a|a)*$` against 60 a's and a '!': hours on a backtracking engine, microseconds on RE2. */
+const CATASTROPHIC = "^(a|a)*$";
+const REPLY = JSON.stringify({ s: `${"a".repeat(60)}!` });
+const format = (schema: object) => ({ type: "json_schema", json_schema: { name: "s", schema } });
+
+/** Caller-supplied JSON Schemas cannot hurt the server: size, depth, and regular expressions in linear time. */
+describe("caller JSON Schemas", () => {
+  let running: ServerWithProviders;
+  let server: TestServer;
+  let fake: FakeProviderServer;
+  beforeAll(async () => {
+    running = await startServerWithProviders({ kind: "reply", text: REPLY }, { AGENT_MODEL: "extractive" });
+    ({ server, fake } = running);
+  });
+  afterAll(() => running.close());
+
+  const post = (responseFormat: object) =>
+    fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "provider_a", messages: [{ role: "user", content: "How do I physically reorder a table according to an index?" }], sources: [server.sources.pg], response_format: responseFormat }),
+    });
+  const error = async (response: Response) => ((await response.json()) as { error: Record<string, unknown> }).error;
+
+  it("matches a catastrophic pattern against the model's reply in linear time (the test timeout is the failure)", async () => {
+    const before = fake.requests.length;
+    const response = await post(format({ type: "object", properties: { s: { type: "string", pattern: CATASTROPHIC } }, required: ["s"] }));
+    // The reply does not match: it is repaired once, then refused as the model's failure.
+    expect(response.status).toBe(502);
+    expect(await error(response)).toMatchObject({ code: "invalid_structured_output" });
+    expect(fake.requests.length).toBe(before + 2);
+    expect(fake.requests.at(-1)!.body.messages.at(-1).content).toContain(`must match pattern "${CATASTROPHIC}"`);
+  });
+
+  it("applies patternProperties on the same engine", async () => {
+    fake.queue({ kind: "reply", text: JSON.stringify({ [`${"a".repeat(60)}!`]: 1 }) }, { kind: "reply", text: JSON.stringify({ [`${"a".repeat(60)}!`]: 1 }) });
+    const response = await post(format({ type: "object", patternProperties: { [CATASTROPHIC]: { type: "string" } }, additionalProperties: false }));
+    expect(response.status).toBe(502);
+  });
+
+  it("refuses what a linear-time engine cannot run, and schemas too large or too deep, naming response_format", async () => {
+    const before = fake.requests.length;
+    const lookaround = await post(format({ type: "object", properties: { s: { type: "string", pattern: "(?<=a)b(?!c)" } } }));
+    expect(lookaround.status).toBe(400);
+    expect(await error(lookaround)).toMatchObject({ param: "response_format", code: "invalid_schema", type: "invalid_request_error" });
+    expect((await error(await post(format({ properties: { s: { pattern: "(a)\\1" } } })))).message).toMatch(/linear-time/);
+
+    const large = await post(format({ type: "object", properties: Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`p${i}`, { type: "string" }])) }));
+    expect(large.status).toBe(400);
+    expect(await error(large)).toMatchObject({ param: "response_format", code: "schema_too_large" });
+    let deep: object = { type: "string" };
+    for (let i = 0; i < 40; i++) deep = { type: "object", properties: { a: deep } };
+    const tooDeep = await post(format(deep));
+    expect(tooDeep.status).toBe(400);
+    expect((await error(tooDeep)).message).toMatch(/levels deep/);
+
+    const cycle = await post(format({ anyOf: [{ $ref: "#" }] }));
+    expect(cycle.status).toBe(400);
+    expect((await error(cycle)).message).toMatch(/refers to itself/);
+    expect(fake.requests.length).toBe(before);
+  });
+});
