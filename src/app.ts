@@ -7,6 +7,7 @@ import { notFound, toDocentError } from "./core/errors.ts";
 import { errorResponse } from "./http/error-response.ts";
 import { restRoutes } from "./http/rest-routes.ts";
 import { limitBody } from "./http/body-limit.ts";
+import { rejectMalformedUrls } from "./http/malformed-url.ts";
 import { createGraphQLHandler } from "./graphql/yoga.ts";
 import { createTrpcHandler } from "./trpc/handler.ts";
 
@@ -19,6 +20,7 @@ export interface AppOptions {
 /** The HTTP application: REST at /v1, GraphQL at /graphql, tRPC at /trpc, on one Hono app. */
 export function createApp(services: AppServices, { isReady = () => true, log = (l) => console.error(l) }: AppOptions = {}) {
   const app = new Hono();
+  app.use(rejectMalformedUrls);
 
   app.get("/healthz", (c) => (isReady() ? c.json({ status: "ok" }) : c.json({ status: "starting" }, 503)));
 
