@@ -1,8 +1,9 @@
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, spawnServer } from "./support/spawn-server.ts";
+import { freePort, ROOT, spawnServer } from "./support/spawn-server.ts";
 import { tempDir } from "./support/test-server.ts";
 
 /**
@@ -52,5 +53,17 @@ describe("start-up failures", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(new RegExp(`^docent: cannot reach the database at postgresql://docent:\\*+@127\\.0\\.0\\.1:${port}/docent.*ECONNREFUSED`));
     expect(lines[0]).not.toContain("s3cret");
+  });
+
+  it("the CLI says the same in one line", async () => {
+    const file = path.join(dataDir, "also-not-a-folder");
+    fs.writeFileSync(file, "x");
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: file };
+    delete env.DATABASE_URL;
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) =>
+      execFile("npm", ["run", "-s", "cli", "--", "sources", "list"], { cwd: ROOT, env }, (error, _stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stderr })),
+    );
+    expect(code).toBe(1);
+    expect(stderr.trim().split("\n").filter((l) => !l.startsWith("npm warn"))).toEqual([expect.stringMatching(/^docent: DATA_DIR=.* is a file/)]);
   });
 });
