@@ -20,6 +20,7 @@ import { createAjvValidator } from "./structured/ajv-validator.ts";
 import { createResourceReader, type ResourceReader } from "./core/resource-reader.ts";
 import type { RateLimiter } from "./core/rate-limiter.ts";
 import { createRateLimiter } from "./rate-limit/create-rate-limiter.ts";
+import { ensureDataDir } from "./data-dir.ts";
 
 export type ChatEngine = ReturnType<typeof createChatEngine>;
 
@@ -45,6 +46,8 @@ export interface AppServices {
  * first), the embedded index, the models and the chat engine.
  */
 export async function createServices(config: Config, { preloadIndex = true }: { preloadIndex?: boolean } = {}): Promise<AppServices> {
+  // DATA_DIR holds the SQLite database and the embedded index, unless both live elsewhere.
+  if (!config.DATABASE_URL || !config.WEAVIATE_URL) ensureDataDir(config.DATA_DIR);
   await migrateDatabase(config);
   const prisma = isPostgresUrl(config.DATABASE_URL) ? await createPostgresClient(config.DATABASE_URL!) : createSqliteClient(databaseFile(config));
   // Weaviate when WEAVIATE_URL is set (loaded only then), else the embedded on-disk index.

@@ -11,19 +11,23 @@ import { admission, type AdmissionEnv } from "./http/admission.ts";
 import { createStreamTokens } from "./auth/stream-tokens.ts";
 import { refusalResponse } from "./graphql/errors.ts";
 import { createGraphQLHandler, streamTokenOf } from "./graphql/yoga.ts";
+import { rejectMalformedUrls } from "./http/malformed-url.ts";
 import { createTrpcHandler } from "./trpc/handler.ts";
 
+/** /healthz answers 200 only when "ok": "starting" until start-up work (demo ingestion) is done, "draining" while stopping. */
+export type HealthStatus = "starting" | "ok" | "draining";
+
 export interface AppOptions {
-  /** False until start-up work (demo ingestion) is done; /healthz answers 503 meanwhile. */
-  isReady?: () => boolean;
+  health?: () => HealthStatus;
   log?: (line: string) => void;
 }
 
 /** The HTTP application: REST at /v1, GraphQL at /graphql, tRPC at /trpc, on one Hono app. */
-export function createApp(services: AppServices, { isReady = () => true, log = (l) => console.error(l) }: AppOptions = {}) {
+export function createApp(services: AppServices, { health = () => "ok", log = (l) => console.error(l) }: AppOptions = {}) {
   const app = new Hono<AdmissionEnv>();
+  app.use(rejectMalformedUrls);
 
-  app.get("/healthz", (c) => (isReady() ? c.json({ status: "ok" }) : c.json({ status: "starting" }, 503)));
+  app.get("/healthz", (c) => c.json({ status: health() }, health() === "ok" ? 200 : 503));
 
   // One core, three interfaces; one admission (key, scope, limits) in front of each.
   const maxBodyBytes = services.config.MAX_BODY_BYTES;

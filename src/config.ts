@@ -94,6 +94,8 @@ export const ConfigSchema = z.object({
     .transform((v) => Number(v ?? String(DEFAULT_MIN_SIMILARITY)))
     .pipe(z.number({ error: "must be a number from 0 to 1" }).min(0).max(1)),
   DOCENT_DEMO: flag(true),
+  /** How long a stopping service lets requests and streams in flight run before it cuts them. */
+  SHUTDOWN_GRACE_MS: int(0, 3_600_000, 10_000),
   PUBLIC_URL: optionalUrl,
 });
 

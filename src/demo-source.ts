@@ -14,22 +14,27 @@ export function bundledDocuments(root = PROJECT_ROOT): DocumentFile[] {
   return [...(fs.existsSync(readme) ? [fileDocument(readme, "README.md")] : []), ...docs];
 }
 
+/** The demo's origin: `sources sync` reads the bundled documents again rather than a folder. */
+export const BUNDLED_ORIGIN = "bundled documentation";
+
 /**
  * On a fresh install (empty catalog) the service ingests its own docs so the
- * first question gets a grounded answer. If the demo source is the only one,
- * it is refreshed so its URLs follow the address the service runs on.
+ * first question gets a grounded answer. Once there, the demo source is
+ * refreshed at every start, other sources or not: its pages are served by
+ * this service, so its URLs follow the address it runs on (pages whose URL
+ * did not change are skipped, so this costs a few file reads).
  */
 export async function ensureDemoSource(services: AppServices, publicUrl: string): Promise<IngestResult | null> {
   const sources = await services.catalog.list();
-  const onlyDemo = sources.length === 1 && sources[0]!.name === DEMO_SOURCE_NAME;
-  if (sources.length > 0 && !onlyDemo) return null;
+  const demo = sources.find((s) => s.name === DEMO_SOURCE_NAME && s.origin === BUNDLED_ORIGIN);
+  if (!demo && sources.length > 0) return null;
   const documents = bundledDocuments();
   if (documents.length === 0) return null;
   return ingestDocuments(services, {
     name: DEMO_SOURCE_NAME,
     description: "How to install, configure and call docent: its REST API, CLI, configuration and knowledge sources.",
     baseUrl: new URL("/docs/", publicUrl).toString(),
-    origin: "bundled documentation",
+    origin: BUNDLED_ORIGIN,
     documents,
   });
 }

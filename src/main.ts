@@ -1,21 +1,39 @@
-import { ConfigError, loadConfig } from "./config.ts";
-import { startServer } from "./server.ts";
+import { ConfigError, loadConfig, type Config } from "./config.ts";
+import { startServer, type RunningServer } from "./server.ts";
+import { StartupError } from "./startup-error.ts";
 
-let config;
+/**
+ * The process a service manager runs (`npm start` execs it): a problem the
+ * operator can fix stops it with one line and exit code 1; SIGTERM or SIGINT
+ * stops it gracefully with exit code 0.
+ */
+let config: Config | undefined;
+let server: RunningServer | undefined;
+let stopping = false;
+
+async function stop(signal: NodeJS.Signals) {
+  // A terminal's Ctrl-C reaches both npm and us, and npm forwards it again: one stop is enough.
+  if (stopping || !server || !config) return;
+  stopping = true;
+  console.log(`docent: ${signal} received; stopping (requests in flight get up to ${config.SHUTDOWN_GRACE_MS} ms).`);
+  await server.close({ graceMs: config.SHUTDOWN_GRACE_MS });
+  console.log("docent: stopped.");
+  process.exit(0);
+}
+
+let signalledDuringStart: NodeJS.Signals | undefined;
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => (server ? void stop(signal) : (signalledDuringStart ??= signal)));
+}
+
 try {
   config = loadConfig();
+  server = await startServer(config);
 } catch (error) {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof StartupError) {
     console.error(`docent: ${error.message}`);
     process.exit(1);
   }
   throw error;
 }
-
-const server = await startServer(config);
-const stop = async () => {
-  await server.close();
-  process.exit(0);
-};
-process.once("SIGINT", stop);
-process.once("SIGTERM", stop);
+if (signalledDuringStart) await stop(signalledDuringStart);

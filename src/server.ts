@@ -1,9 +1,8 @@
-import type { AddressInfo } from "node:net";
-import { serve, type ServerType } from "@hono/node-server";
-import { createApp } from "./app.ts";
+import { createApp, type HealthStatus } from "./app.ts";
 import { createServices, type AppServices } from "./app-services.ts";
 import type { Config } from "./config.ts";
 import { ensureDemoSource } from "./demo-source.ts";
+import { listen, type Listener } from "./listener.ts";
 
 export interface RunningServer {
   /** Base URL of the service, e.g. http://127.0.0.1:8787 */
@@ -11,18 +10,26 @@ export interface RunningServer {
   services: AppServices;
   /** The key created on a first start, shown once. */
   firstKey: string | null;
-  close(): Promise<void>;
+  /**
+   * Stops: no new connections, /healthz answers 503, requests in flight get
+   * up to `graceMs` (default 0: cut at once) to finish; then the services close.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 /** Starts the service: services, HTTP listener, demo source, first key. */
 export async function startServer(config: Config, { log = (line: string) => console.log(line) } = {}): Promise<RunningServer> {
   const services = await createServices(config);
-  let ready = false;
-  const app = createApp(services, { isReady: () => ready });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
+  let health: HealthStatus = "starting";
+  const app = createApp(services, { health: () => health });
+  let listener: Listener;
+  try {
+    listener = await listen(app.fetch, { port: config.PORT, host: config.HOST });
+  } catch (error) {
+    await services.close();
+    throw error;
+  }
+  const { port } = listener;
   const host = config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST;
   const url = `http://${host}:${port}`;
   const publicUrl = config.PUBLIC_URL ?? url;
@@ -37,6 +44,7 @@ export async function startServer(config: Config, { log = (line: string) => cons
     }
   }
   let firstKey: string | null = null;
+  let closing: Promise<void> | undefined;
   if ((await services.keys.count()) === 0) {
     const created = await services.keys.create("first-run");
     firstKey = created.key;
@@ -53,19 +61,17 @@ export async function startServer(config: Config, { log = (line: string) => cons
       ].join("\n"),
     );
   }
-  ready = true;
+  health = "ok";
   log(`docent: serving ${url}/v1 (models: ${services.models.list().map((m) => `${m.id} → ${m.resolvesTo}${m.available ? "" : " (not configured)"}`).join(", ")})`);
 
   return {
     url,
     services,
     firstKey,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-      });
-      await services.close();
+    close({ graceMs = 0 } = {}) {
+      health = "draining";
+      closing ??= listener.stop(graceMs).then(() => services.close());
+      return closing;
     },
   };
 }

@@ -6,6 +6,7 @@ import { migrateDatabase } from "../db/migrate-database.ts";
 import { keysCommand } from "./keys-command.ts";
 import { UsageError } from "./output.ts";
 import { sourcesCommand } from "./sources-command.ts";
+import { StartupError } from "../startup-error.ts";
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -76,7 +77,7 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
       printError(`docent: ${error.message}`);
       return 2;
     }
-    if (error instanceof ConfigError || error instanceof DocentError) {
+    if (error instanceof ConfigError || error instanceof StartupError || error instanceof DocentError) {
       printError(`docent: ${error.message}`);
       return 1;
     }

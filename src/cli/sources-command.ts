@@ -2,7 +2,8 @@ import path from "node:path";
 import type { AppServices } from "../app-services.ts";
 import { ingestDocuments, removeSource, type IngestResult } from "../ingest/ingest-documents.ts";
 import { crawl, folderOf } from "../ingest/crawl.ts";
-import { listDocuments } from "../ingest/list-documents.ts";
+import { listDocuments, type SourceDocument } from "../ingest/list-documents.ts";
+import { BUNDLED_ORIGIN, bundledDocuments } from "../demo-source.ts";
 import { table, UsageError } from "./output.ts";
 
 export interface SourceFlags {
@@ -14,6 +15,13 @@ export interface SourceFlags {
   "base-url"?: string;
   description?: string;
   json?: boolean;
+}
+
+/** The documents a source was made from, read again: its site, the bundled docs (the demo) or its folder. */
+function documentsOf(origin: string): SourceDocument[] | AsyncIterable<SourceDocument> {
+  if (/^https?:\/\//.test(origin)) return crawl({ url: origin });
+  if (origin === BUNDLED_ORIGIN) return bundledDocuments();
+  return listDocuments(origin);
 }
 
 /** A progress line on a terminal only; scripts and CI see just the summary. */
@@ -91,13 +99,12 @@ export async function sourcesCommand(services: AppServices, [action, ...rest]: s
       if (!id) throw new UsageError("sources sync needs the source's ID (see sources list)");
       const source = await services.catalog.get(id);
       if (!source) throw new UsageError(`No knowledge source with id ${id}.`);
-      const crawled = /^https?:\/\//.test(source.origin);
       const result = await ingestDocuments(services, {
         name: source.name,
         baseUrl: source.baseUrl,
         description: source.description,
         origin: source.origin,
-        documents: crawled ? crawl({ url: source.origin }) : listDocuments(source.origin),
+        documents: documentsOf(source.origin),
         onProgress: progress(`Syncing "${source.name}"`),
       });
       report("Synced", result, flags.json, print);

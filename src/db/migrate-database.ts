@@ -1,9 +1,44 @@
 import { databaseFile, type Config } from "../config.ts";
+import { errorCode, redactUrl, StartupError, systemReason } from "../startup-error.ts";
 import { migrateSqlite, type MigrationResult } from "./migrate.ts";
 import { migratePostgres } from "./migrate-postgres.ts";
 import { isPostgresUrl } from "./prisma-client.ts";
 
-/** Applies the committed migrations to the configured database (SQLite or PostgreSQL). */
+/**
+ * Applies the committed migrations to the configured database (SQLite or
+ * PostgreSQL). This is the first contact with the database, so a database
+ * that cannot be reached or opened is reported here, in one line.
+ */
 export async function migrateDatabase(config: Pick<Config, "DATABASE_URL" | "DATA_DIR">): Promise<MigrationResult> {
-  return isPostgresUrl(config.DATABASE_URL) ? migratePostgres(config.DATABASE_URL!) : migrateSqlite(databaseFile(config));
+  if (isPostgresUrl(config.DATABASE_URL)) {
+    try {
+      return await migratePostgres(config.DATABASE_URL!);
+    } catch (error) {
+      throw postgresStartupError(error, config.DATABASE_URL!) ?? error;
+    }
+  }
+  const file = databaseFile(config);
+  try {
+    return migrateSqlite(file);
+  } catch (error) {
+    throw sqliteStartupError(error, file) ?? error;
+  }
+}
+
+/** Connection failures (network, timeout, authentication, no such database); other errors keep their stack. */
+function postgresStartupError(error: unknown, url: string): StartupError | null {
+  const code = errorCode(error) ?? "";
+  const message = (error as Error)?.message ?? String(error);
+  const at = `the database at ${redactUrl(url)}`;
+  if (systemReason(error)) return new StartupError(`cannot reach ${at}: ${systemReason(error)}.`, { cause: error });
+  if (/timeout/i.test(message) && !code) return new StartupError(`cannot reach ${at}: ${message}.`, { cause: error });
+  // SQLSTATE classes 08 (connection), 28 (authorization), 3D (no such database).
+  if (/^(08|28|3D)/.test(code)) return new StartupError(`cannot use ${at}: ${message} (${code}).`, { cause: error });
+  return null;
+}
+
+function sqliteStartupError(error: unknown, file: string): StartupError | null {
+  const code = errorCode(error) ?? "";
+  const reason = systemReason(error) ?? (/^SQLITE_(CANTOPEN|READONLY|NOTADB|CORRUPT|PERM|IOERR)/.test(code) ? `${(error as Error).message} (${code})` : null);
+  return reason ? new StartupError(`cannot open the SQLite database ${file}: ${reason}.`, { cause: error }) : null;
 }

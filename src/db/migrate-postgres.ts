@@ -13,7 +13,8 @@ export const POSTGRES_MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../
  * NOTES.md), so this small runner does what it would.
  */
 export async function migratePostgres(url: string, dir = POSTGRES_MIGRATIONS_DIR): Promise<MigrationResult> {
-  const client = new pg.Client({ connectionString: url });
+  // A host that drops packets would otherwise hang the start for ever.
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   await client.connect();
   try {
     // One migrator at a time across processes.

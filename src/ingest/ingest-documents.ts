@@ -60,7 +60,13 @@ export const pageUrl = (doc: Pick<SourceDocument, "relPath" | "url">, baseUrl: s
  * next sync re-reads pages whose bytes did not change.
  */
 const EXTRACTION_VERSION = "7";
-export const contentHash = (bytes: Buffer) => createHash("sha256").update(`docent-extraction-${EXTRACTION_VERSION}\n`).update(bytes).digest("hex");
+/**
+ * What a page was indexed from: its bytes, the extraction version and the
+ * base URL (which decides the page's URL and which of its links stay within
+ * the source), so a page is skipped only when it would be indexed the same.
+ */
+export const contentHash = (bytes: Buffer, baseUrl: string) =>
+  createHash("sha256").update(`docent-extraction-${EXTRACTION_VERSION}\n${baseUrl}\n`).update(bytes).digest("hex");
 
 type ReadResult = { page: PageChunks } | { skipped: "unreadable" | "not-content" };
 
@@ -74,7 +80,7 @@ export function parsePage(bytes: Buffer, doc: Pick<SourceDocument, "relPath" | "
   const url = pageUrl(doc, baseUrl);
   const chunks = chunkPage(page, { sourceId, url, scope: baseUrl });
   if (chunks.length === 0) return { skipped: "unreadable" };
-  return { page: { url, hash: contentHash(bytes), chunks } };
+  return { page: { url, hash: contentHash(bytes, baseUrl), chunks } };
 }
 
 /** Reads, extracts and chunks one document. */
@@ -119,7 +125,7 @@ export async function ingestDocuments(deps: { catalog: SourceCatalog; writer: In
       continue;
     }
     const url = pageUrl(doc, baseUrl);
-    if (known.get(url) === contentHash(bytes)) {
+    if (known.get(url) === contentHash(bytes, baseUrl)) {
       present.add(url);
       counts.unchanged++;
       continue;

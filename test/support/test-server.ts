@@ -36,8 +36,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     key,
     dataDir,
     sources: { pg, sqlite },
-    async close() {
-      await server.close();
+    async close(options) {
+      await server.close(options);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,77 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.ts";
+import { DEMO_SOURCE_NAME } from "../src/demo-source.ts";
+import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
+import { listDocuments } from "../src/ingest/list-documents.ts";
+import { startServer, type RunningServer } from "../src/server.ts";
+import { freePort, ROOT } from "./support/spawn-server.ts";
+import { FIXTURES, tempDir } from "./support/test-server.ts";
+
+const run = promisify(execFile);
+
+/** The demo source's pages are served by docent itself, so its references must follow the address docent runs on. */
+describe("the demo source follows the server", () => {
+  let dataDir: string;
+  let key: string;
+  let server: RunningServer | undefined;
+  const start = async (port: number) => {
+    await server?.close();
+    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: String(port) }), { log: () => {} });
+    return server;
+  };
+  const ask = async (s: RunningServer) => {
+    const response = await fetch(`${s.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "agent", messages: [{ role: "user", content: "How do I add a knowledge source to docent?" }] }),
+    });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { url_references: string[] }).url_references;
+  };
+  const expectServedBy = async (s: RunningServer, references: string[]) => {
+    expect(references.length).toBeGreaterThan(0);
+    for (const url of references) {
+      expect(url.startsWith(`${s.url}/docs/`)).toBe(true);
+      expect((await fetch(url)).status).toBe(200);
+    }
+  };
+
+  beforeAll(async () => {
+    dataDir = tempDir();
+    key = (await start(await freePort())).firstKey!;
+  });
+  afterAll(async () => {
+    await server?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("restarted on another port, alone in the catalog", async () => {
+    const first = server!;
+    await expectServedBy(first, await ask(first));
+    const again = await start(await freePort());
+    expect(again.url).not.toBe(first.url);
+    await expectServedBy(again, await ask(again));
+  });
+
+  it("restarted on another port, with other sources in the catalog", async () => {
+    await ingestDocuments(server!.services, { name: "PostgreSQL", baseUrl: "https://www.postgresql.org/docs/15/", origin: "pg", documents: listDocuments(path.join(FIXTURES, "pg")) });
+    const before = server!.url;
+    const again = await start(await freePort());
+    expect(again.url).not.toBe(before);
+    expect(new Set((await again.services.catalog.list()).map((s) => s.name))).toEqual(new Set([DEMO_SOURCE_NAME, "PostgreSQL"]));
+    await expectServedBy(again, await ask(again));
+  });
+
+  it("syncs with the CLI like any other source", async () => {
+    const demo = (await server!.services.catalog.list()).find((s) => s.name === DEMO_SOURCE_NAME)!;
+    const { stdout } = await run("npm", ["run", "-s", "cli", "--", "sources", "sync", demo.id, "--json"], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir } });
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({ id: demo.id, name: DEMO_SOURCE_NAME, added: 0, changed: 0, removed: 0, base_url: `${server!.url}/docs/` });
+    expect(result.unchanged).toBe(demo.pages);
+    await expectServedBy(server!, await ask(server!));
+  });
+});
