@@ -12,6 +12,7 @@ import { createStreamTokens } from "./auth/stream-tokens.ts";
 import { refusalResponse } from "./graphql/errors.ts";
 import { createGraphQLHandler, streamTokenOf } from "./graphql/yoga.ts";
 import { createTrpcHandler } from "./trpc/handler.ts";
+import { CORS_PATHS, corsFor } from "./http/cors.ts";
 
 export interface AppOptions {
   /** False until start-up work (demo ingestion) is done; /healthz answers 503 meanwhile. */
@@ -24,6 +25,10 @@ export function createApp(services: AppServices, { isReady = () => true, log = (
   const app = new Hono<AdmissionEnv>();
 
   app.get("/healthz", (c) => (isReady() ? c.json({ status: "ok" }) : c.json({ status: "starting" }, 503)));
+
+  // Other origins, when CORS_ORIGINS allows them: before admission, so preflights need no key.
+  const cors = corsFor(services.config.CORS_ORIGINS);
+  if (cors) for (const path of CORS_PATHS) app.use(path, cors);
 
   // One core, three interfaces; one admission (key, scope, limits) in front of each.
   const maxBodyBytes = services.config.MAX_BODY_BYTES;

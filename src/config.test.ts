@@ -30,4 +30,12 @@ describe("loadConfig", () => {
     expect(message).toMatch(/DOCENT_DEMO="maybe"/);
     expect(message).toMatch(/OPENAI_BASE_URL="not a url"/);
   });
+
+  it("reads CORS_ORIGINS as *, or origins as browsers send them, and rejects what is not an origin", () => {
+    expect(loadConfig({}).CORS_ORIGINS).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: "*" }).CORS_ORIGINS).toBe("*");
+    expect(loadConfig({ CORS_ORIGINS: "https://App.Example.com/, http://localhost:3000" }).CORS_ORIGINS).toEqual(["https://app.example.com", "http://localhost:3000"]);
+    expect(() => loadConfig({ CORS_ORIGINS: "https://app.example.com/path" })).toThrow(/CORS_ORIGINS="https:\/\/app.example.com\/path": must be \* or comma-separated origins/);
+    expect(() => loadConfig({ CORS_ORIGINS: "app.example.com" })).toThrow(/CORS_ORIGINS=/);
+  });
 });
