@@ -13,6 +13,7 @@ import { refusalResponse } from "./graphql/errors.ts";
 import { createGraphQLHandler, streamTokenOf } from "./graphql/yoga.ts";
 import { createTrpcHandler } from "./trpc/handler.ts";
 import { CORS_PATHS, corsFor } from "./http/cors.ts";
+import { playgroundRoutes } from "./playground/playground-routes.ts";
 
 export interface AppOptions {
   /** False until start-up work (demo ingestion) is done; /healthz answers 503 meanwhile. */
@@ -20,7 +21,7 @@ export interface AppOptions {
   log?: (line: string) => void;
 }
 
-/** The HTTP application: REST at /v1, GraphQL at /graphql, tRPC at /trpc, on one Hono app. */
+/** The HTTP application: REST at /v1, GraphQL at /graphql, tRPC at /trpc, the playground at /, on one Hono app. */
 export function createApp(services: AppServices, { isReady = () => true, log = (l) => console.error(l) }: AppOptions = {}) {
   const app = new Hono<AdmissionEnv>();
 
@@ -29,6 +30,7 @@ export function createApp(services: AppServices, { isReady = () => true, log = (
   // Other origins, when CORS_ORIGINS allows them: before admission, so preflights need no key.
   const cors = corsFor(services.config.CORS_ORIGINS);
   if (cors) for (const path of CORS_PATHS) app.use(path, cors);
+  app.route("/", playgroundRoutes());
 
   // One core, three interfaces; one admission (key, scope, limits) in front of each.
   const maxBodyBytes = services.config.MAX_BODY_BYTES;
