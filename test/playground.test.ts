@@ -39,7 +39,7 @@ describe("the playground's files", () => {
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).not.toMatch(/\son[a-z]+=/i);
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
-    for (const path of ["/playground/app.js", "/playground/api.js", "/playground/render.js", "/playground/vendor/marked.js", "/playground/vendor/purify.js", "/playground/style.css"]) {
+    for (const path of ["/playground/app.js", "/playground/api.js", "/playground/render.js", "/playground/catalog-view.js", "/playground/describe-error.js", "/playground/vendor/marked.js", "/playground/vendor/purify.js", "/playground/style.css"]) {
       const file = await fetch(`${server.url}${path}`);
       expect(file.status, path).toBe(200);
       expect(file.headers.get("content-security-policy"), path).toBe(csp);

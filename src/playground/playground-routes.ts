@@ -35,6 +35,8 @@ function files(): Map<string, { file: string; type: string }> {
     own("app.js", JS),
     own("api.js", JS),
     own("render.js", JS),
+    own("catalog-view.js", JS),
+    own("describe-error.js", JS),
     ["/playground/vendor/marked.js", { file: require.resolve("marked"), type: JS }],
     ["/playground/vendor/purify.js", { file: path.join(path.dirname(require.resolve("dompurify")), "purify.es.mjs"), type: JS }],
   ]);

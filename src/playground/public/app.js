@@ -1,9 +1,10 @@
 // The playground: a key, a model, some sources, a question; the answer streams in.
 import { ApiError, getJson, streamCompletion } from "./api.js";
+import { showModels, showSources } from "./catalog-view.js";
+import { describe } from "./describe-error.js";
 import { renderAnswer, renderReferences } from "./render.js";
 
 const KEY_STORAGE = "docent.apiKey";
-const KEY_HINT = 'docent prints a key on its first start; create another with "npm run cli -- keys create --name me" and paste it above.';
 const $ = (id) => document.getElementById(id);
 const el = {
   form: $("ask"), key: $("key"), forget: $("forget"), model: $("model"), sourcesHelp: $("sources-help"), sourceList: $("source-list"),
@@ -30,28 +31,6 @@ function clearError() {
   el.error.replaceChildren();
 }
 
-/** A heading line and what to do about it. */
-function describe(error) {
-  if (!(error instanceof ApiError)) return ["Something went wrong in the page.", String(error?.message ?? error)];
-  switch (error.kind) {
-    case "missing":
-      return ["No API key.", KEY_HINT];
-    case "auth":
-      return ["The API key was not accepted (401).", `${error.message ? `${error.message} ` : ""}${KEY_HINT}`];
-    case "rate": {
-      const wait = error.retryAfter;
-      const when = wait === null ? "in a little while" : `in ${wait} second${wait === 1 ? "" : "s"} (at ${new Date(Date.now() + wait * 1000).toLocaleTimeString()})`;
-      return ["Rate limited (429): too many requests for this key.", `Try again ${when}.${error.message ? ` ${error.message}` : ""}`];
-    }
-    case "network":
-      return ["Could not reach docent.", `The request failed before an answer came back (${error.message}). Check that the server is running and reachable from this browser.`];
-    case "cut":
-      return ["The answer was cut off.", `${error.message} Ask again.`];
-    default:
-      return [`docent returned an error${error.status ? ` (${error.status})` : ""}.`, error.message];
-  }
-}
-
 // ---- key, models and sources ----
 
 function key() {
@@ -69,7 +48,7 @@ el.key.addEventListener("input", () => {
 el.forget.addEventListener("click", () => {
   localStorage.removeItem(KEY_STORAGE);
   el.key.value = "";
-  showSources([]);
+  el.sourceList.replaceChildren();
   el.sourcesHelp.textContent = "Enter a key to list the knowledge sources.";
   el.key.focus();
 });
@@ -80,42 +59,13 @@ async function loadCatalog() {
   try {
     const [models, sources] = await Promise.all([getJson("/v1/models", key()), getJson("/v1/sources", key())]);
     clearError();
-    showModels(models.data);
-    showSources(sources.data);
+    showModels(el.model, models.data);
+    showSources(el.sourceList, el.sourcesHelp, sources.data);
+    sourceNames = new Map(sources.data.map((s) => [s.id, s.name]));
   } catch (error) {
     el.sourcesHelp.textContent = "The sources could not be listed.";
     showError(error);
   }
-}
-
-function showModels(models) {
-  const chosen = el.model.value;
-  el.model.replaceChildren(
-    ...models.map((m) => {
-      const option = new Option(m.available ? `${m.id} (${m.resolves_to})` : `${m.id} (not configured)`, m.id);
-      option.disabled = !m.available;
-      return option;
-    }),
-  );
-  if (models.some((m) => m.id === chosen && m.available)) el.model.value = chosen;
-}
-
-function showSources(sources) {
-  sourceNames = new Map(sources.map((s) => [s.id, s.name]));
-  el.sourcesHelp.textContent = sources.length
-    ? "Tick none to let the agent choose, or tick the sources to answer from."
-    : "This key sees no knowledge sources yet: add one with npm run cli -- sources add.";
-  el.sourceList.replaceChildren(
-    ...sources.map((s) => {
-      const label = document.createElement("label");
-      label.className = "source";
-      const box = Object.assign(document.createElement("input"), { type: "checkbox", value: s.id, name: "source" });
-      const name = Object.assign(document.createElement("span"), { className: "source-name", textContent: s.name });
-      const detail = Object.assign(document.createElement("span"), { className: "source-detail", textContent: `${s.pages} pages${s.description ? ` · ${s.description}` : ""}` });
-      label.append(box, name, detail);
-      return label;
-    }),
-  );
 }
 
 // ---- asking ----
