@@ -13,6 +13,8 @@ import { refusalResponse } from "./graphql/errors.ts";
 import { createGraphQLHandler, streamTokenOf } from "./graphql/yoga.ts";
 import { rejectMalformedUrls } from "./http/malformed-url.ts";
 import { createTrpcHandler } from "./trpc/handler.ts";
+import { CORS_PATHS, corsFor } from "./http/cors.ts";
+import { playgroundRoutes } from "./playground/playground-routes.ts";
 
 /** /healthz answers 200 only when "ok": "starting" until start-up work (demo ingestion) is done, "draining" while stopping. */
 export type HealthStatus = "starting" | "ok" | "draining";
@@ -22,12 +24,17 @@ export interface AppOptions {
   log?: (line: string) => void;
 }
 
-/** The HTTP application: REST at /v1, GraphQL at /graphql, tRPC at /trpc, on one Hono app. */
+/** The HTTP application: REST at /v1, GraphQL at /graphql, tRPC at /trpc, the playground at /, on one Hono app. */
 export function createApp(services: AppServices, { health = () => "ok", log = (l) => console.error(l) }: AppOptions = {}) {
   const app = new Hono<AdmissionEnv>();
   app.use(rejectMalformedUrls);
 
   app.get("/healthz", (c) => c.json({ status: health() }, health() === "ok" ? 200 : 503));
+
+  // Other origins, when CORS_ORIGINS allows them: before admission, so preflights need no key.
+  const cors = corsFor(services.config.CORS_ORIGINS);
+  if (cors) for (const path of CORS_PATHS) app.use(path, cors);
+  app.route("/", playgroundRoutes());
 
   // One core, three interfaces; one admission (key, scope, limits) in front of each.
   const maxBodyBytes = services.config.MAX_BODY_BYTES;

@@ -49,4 +49,12 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ MAX_MESSAGES: "5000" })).toThrow(/MAX_MESSAGES="5000"/);
     expect(() => loadConfig({ MAX_MESSAGE_CHARS: "0" })).toThrow(/MAX_MESSAGE_CHARS="0"/);
   });
+
+  it("reads CORS_ORIGINS as *, or origins as browsers send them, and rejects what is not an origin", () => {
+    expect(loadConfig({}).CORS_ORIGINS).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: "*" }).CORS_ORIGINS).toBe("*");
+    expect(loadConfig({ CORS_ORIGINS: "https://App.Example.com/, http://localhost:3000" }).CORS_ORIGINS).toEqual(["https://app.example.com", "http://localhost:3000"]);
+    expect(() => loadConfig({ CORS_ORIGINS: "https://app.example.com/path" })).toThrow(/CORS_ORIGINS="https:\/\/app.example.com\/path": must be \* or comma-separated origins/);
+    expect(() => loadConfig({ CORS_ORIGINS: "app.example.com" })).toThrow(/CORS_ORIGINS=/);
+  });
 });

@@ -36,6 +36,33 @@ const flag = (fallback: boolean) =>
       return z.NEVER;
     });
 
+/** An origin as browsers send it (scheme://host[:port], lower case), or null when `text` is not one. */
+function originOf(text: string): string | null {
+  try {
+    const url = new URL(text);
+    const bare = url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password && !text.endsWith("#") && !text.endsWith("?");
+    return bare && /^https?:$/.test(url.protocol) ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `*`, or comma-separated origins; unset: no cross-origin access. */
+const corsOrigins = optionalString.transform((v, ctx): "*" | string[] => {
+  if (v === undefined) return [];
+  if (v === "*") return "*";
+  const origins: string[] = [];
+  for (const item of v.split(",").map((o) => o.trim()).filter(Boolean)) {
+    const origin = originOf(item);
+    if (!origin) {
+      ctx.addIssue({ code: "custom", message: `must be * or comma-separated origins such as https://app.example.com,http://localhost:3000 (${JSON.stringify(item)} is not an origin)` });
+      return z.NEVER;
+    }
+    origins.push(origin);
+  }
+  return origins;
+});
+
 const AGENT_MODEL = /^(auto|extractive|provider_a|provider_b|openai:.+|anthropic:.+)$/;
 
 export const ConfigSchema = z.object({
@@ -97,6 +124,7 @@ export const ConfigSchema = z.object({
   /** How long a stopping service lets requests and streams in flight run before it cuts them. */
   SHUTDOWN_GRACE_MS: int(0, 3_600_000, 10_000),
   PUBLIC_URL: optionalUrl,
+  CORS_ORIGINS: corsOrigins,
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -28,6 +28,8 @@ export function createGraphQLHandler(services: GraphQLServices & { keys: KeyStor
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
+    // Cross-origin access is CORS_ORIGINS's business (http/cors.ts), not Yoga's allow-every-origin default.
+    cors: false,
     // Expected errors are the client's business; unexpected ones are logged by maskError.
     logging: false,
     maskedErrors: { maskError },

@@ -1,0 +1,267 @@
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../src/app.ts";
+import { createServices } from "../src/app-services.ts";
+import { loadConfig } from "../src/config.ts";
+import { DocentError } from "../src/core/errors.ts";
+import { startServerWithProviders, startTestServer, tempDir, type TestServer } from "./support/test-server.ts";
+
+/**
+ * The playground at `/`, driven in real headless Chromium (Debian's; a
+ * browser build cannot be downloaded here) against the real server.
+ */
+const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => p && fs.existsSync(p));
+if (!CHROMIUM) {
+  console.warn("test/playground.test.ts skipped: no Chromium found. Install Debian's with `apt-get update && apt-get install -y chromium`, or set CHROMIUM_PATH.");
+}
+
+const ON_TOPIC = "How do I physically reorder a table according to an index?";
+
+describe("the playground's files", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+
+  it("are served at / without a key, under a strict Content-Security-Policy, with the Markdown libraries from node_modules", async () => {
+    const page = await fetch(`${server.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    const csp = page.headers.get("content-security-policy") ?? "";
+    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'", "require-trusted-types-for 'script'"]) expect(csp).toContain(directive);
+    const html = await page.text();
+    // No inline script or handler, and nothing from another host.
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/\son[a-z]+=/i);
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    for (const path of ["/playground/app.js", "/playground/api.js", "/playground/render.js", "/playground/catalog-view.js", "/playground/describe-error.js", "/playground/vendor/marked.js", "/playground/vendor/purify.js", "/playground/style.css"]) {
+      const file = await fetch(`${server.url}${path}`);
+      expect(file.status, path).toBe(200);
+      expect(file.headers.get("content-security-policy"), path).toBe(csp);
+    }
+    expect(await (await fetch(`${server.url}/playground/vendor/purify.js`)).text()).toContain("DOMPurify");
+  });
+});
+
+describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
+  let browser: Browser;
+  let server: TestServer;
+  beforeAll(async () => {
+    [browser, server] = await Promise.all([chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] }), startTestServer()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** A fresh browser profile (empty localStorage); CSP and Trusted Types violations are collected. */
+  async function open(url: string): Promise<{ page: Page; violations: string[] }> {
+    const page = await (await browser.newContext()).newPage();
+    const violations: string[] = [];
+    page.on("console", (m) => /Content Security Policy|Trusted Type/i.test(m.text()) && violations.push(m.text()));
+    page.on("pageerror", (e) => violations.push(e.message));
+    await page.goto(`${url}/`);
+    return { page, violations };
+  }
+
+  async function ask(page: Page, question: string) {
+    await page.fill("#question", question);
+    await page.press("#question", "Enter");
+    await page.waitForSelector("#result[data-state='answered'], #result[data-state='not-covered'], #error:not([hidden])");
+  }
+
+  const text = (s: string) => s.replace(/\s+/g, " ").trim();
+
+  it("streams a cited answer with its references and the model that answered", async () => {
+    const response = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "agent", messages: [{ role: "user", content: ON_TOPIC }] }),
+    });
+    const expected: any = await response.json();
+    const refs: string[] = expected.url_references;
+    const titles = expected.choices[0].message.annotations.map((a: any) => a.url_citation.title);
+    expect(refs.length).toBeGreaterThan(1);
+
+    const { page, violations } = await open(server.url);
+    await page.fill("#key", server.key);
+    await page.waitForSelector("#source-list input");
+    const sent = page.waitForRequest((r) => r.url().endsWith("/v1/chat/completions"));
+    await ask(page, ON_TOPIC);
+    const request = await sent;
+    expect(request.postDataJSON()).toMatchObject({ model: "agent", stream: true, messages: [{ role: "user", content: ON_TOPIC }] });
+    expect(request.postDataJSON().sources).toBeUndefined();
+    expect(await (await request.response())!.headerValue("content-type")).toMatch(/^text\/event-stream/);
+
+    expect(await page.getAttribute("#result", "data-state")).toBe("answered");
+    expect(text(await page.textContent("#answer") ?? "")).toBe(text(expected.choices[0].message.content));
+    // Each citation number links to its reference, and every reference is cited.
+    const cites = await page.$$eval("#answer .cite a", (links) => links.map((a) => ({ n: Number(a.textContent), href: a.getAttribute("href") })));
+    expect(cites.length).toBeGreaterThanOrEqual(refs.length);
+    for (const cite of cites) expect(cite.href).toBe(refs[cite.n - 1]);
+    expect(new Set(cites.map((c) => c.n))).toEqual(new Set(refs.map((_, i) => i + 1)));
+    // The reference list: the pages' titles, linked, in url_references order.
+    const listed = await page.$$eval("#references li a", (links) => links.map((a) => ({ href: a.getAttribute("href"), title: a.textContent })));
+    expect(listed).toEqual(refs.map((href, i) => ({ href, title: titles[i] })));
+    expect(await page.isVisible("#references-block")).toBe(true);
+    expect(await page.isVisible("#not-covered")).toBe(false);
+    expect(await page.textContent("#model-label")).toBe(response.headers.get("x-docent-model"));
+    expect(await page.textContent("#model-label")).toBe("extractive/docent-extractive-1");
+
+    // The page's CSP forbids inline code and raw HTML sinks (Trusted Types), and nothing on the page broke it.
+    const csp = (await page.request.get(`${server.url}/`)).headers()["content-security-policy"];
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("require-trusted-types-for 'script'");
+    expect(await page.evaluate(() => { try { document.body.insertAdjacentHTML("beforeend", "<i>x</i>"); return "allowed"; } catch (e) { return (e as Error).name; } })).toBe("TypeError");
+    expect(violations).toEqual([]);
+  });
+
+  it("sends the ticked sources, and answers from them only", async () => {
+    const { page } = await open(server.url);
+    await page.fill("#key", server.key);
+    await page.check(`#source-list input[value='${server.sources.sqlite}']`);
+    const sent = page.waitForRequest((r) => r.url().endsWith("/v1/chat/completions"));
+    await ask(page, "How do I create a partial index?");
+    expect((await sent).postDataJSON().sources).toEqual([server.sources.sqlite]);
+    const hrefs = await page.$$eval("#references li a", (links) => links.map((a) => a.getAttribute("href")));
+    expect(hrefs.length).toBeGreaterThan(0);
+    for (const href of hrefs) expect(href).toMatch(/^https:\/\/www\.sqlite\.org\//);
+  });
+
+  it("says a wrong key was refused (401) and how to get one", async () => {
+    const { page } = await open(server.url);
+    await page.fill("#key", `dk_${"x".repeat(43)}`);
+    await ask(page, ON_TOPIC);
+    const error = await page.textContent("#error");
+    expect(await page.getAttribute("#error", "data-kind")).toBe("auth");
+    expect(error).toContain("not accepted (401)");
+    expect(error).toContain("keys create");
+    expect(await page.isVisible("#result")).toBe(false);
+  });
+
+  it("shows an off-topic question as not covered, with no references", async () => {
+    const { page } = await open(server.url);
+    await page.fill("#key", server.key);
+    await ask(page, "What is the best recipe for banana bread?");
+    expect(await page.getAttribute("#result", "data-state")).toBe("not-covered");
+    expect(await page.isVisible("#not-covered")).toBe(true);
+    expect(await page.textContent("#answer")).toContain("do not cover");
+    expect(await page.isVisible("#references-block")).toBe(false);
+    expect(await page.$$("#references li")).toHaveLength(0);
+    expect(await page.$$("#answer .cite")).toHaveLength(0);
+  });
+
+  it("keeps the key across a reload, and forgets it when asked", async () => {
+    const { page } = await open(server.url);
+    await page.fill("#key", server.key);
+    await page.reload();
+    expect(await page.inputValue("#key")).toBe(server.key);
+    // The stored key is used at once: the sources are listed without typing it again.
+    await page.waitForSelector("#source-list input");
+    expect(await page.$$eval("#source-list .source-name", (names) => names.map((n) => n.textContent))).toEqual(
+      expect.arrayContaining(["PostgreSQL 15 Documentation", "SQLite Documentation"]),
+    );
+    await page.click("#forget");
+    await page.reload();
+    expect(await page.inputValue("#key")).toBe("");
+  });
+
+  it("renders HTML in a model's Markdown as text: no element is created, no script runs", async () => {
+    const reply = 'Use **CLUSTER** [1]. <img src=x onerror="window.pwned=1"> <script>window.pwned=2</script> [more](javascript:window.pwned=3)\n\n<div id="injected">block</div>';
+    const running = await startServerWithProviders({ kind: "reply", text: reply });
+    try {
+      const { page, violations } = await open(running.server.url);
+      await page.fill("#key", running.server.key);
+      await page.waitForSelector("#model option[value='provider_a']:not([disabled])", { state: "attached" });
+      await page.selectOption("#model", "provider_a");
+      await page.check(`#source-list input[value='${running.server.sources.pg}']`);
+      await ask(page, ON_TOPIC);
+      expect(await page.textContent("#model-label")).toMatch(/^openai\//);
+      expect(await page.textContent("#answer strong")).toBe("CLUSTER");
+      const answer = await page.textContent("#answer");
+      expect(answer).toContain('<img src=x onerror="window.pwned=1">');
+      expect(answer).toContain('<div id="injected">block</div>');
+      expect(await page.$$("#answer img, #answer script, #answer div, #injected")).toHaveLength(0);
+      const links = await page.$$eval("#answer a", (as) => as.map((a) => a.getAttribute("href") ?? ""));
+      expect(links.some((href) => href.startsWith("javascript:"))).toBe(false);
+      expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+      expect(violations).toEqual([]);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("says when to retry after a 429, and that the server cannot be reached once it is gone", async () => {
+    // The real app and admission, with a limiter that refuses every request for 7 seconds.
+    const services = await createServices(loadConfig({ DATA_DIR: tempDir(), PORT: "0", DOCENT_DEMO: "0" }));
+    services.rateLimiter = {
+      acquire: async () => {
+        throw new DocentError("TOO_MANY_REQUESTS", "Rate limit reached for this key.", { retryable: true, retryAfter: 7 });
+      },
+    };
+    const key = (await services.keys.create("limited")).key;
+    const listener = await new Promise<ReturnType<typeof serve>>((resolve) => {
+      const s = serve({ fetch: createApp(services).fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+    });
+    const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+    const { page } = await open(url);
+    await page.fill("#key", key);
+    await ask(page, ON_TOPIC);
+    expect(await page.getAttribute("#error", "data-kind")).toBe("rate");
+    const error = await page.textContent("#error");
+    expect(error).toContain("Rate limited (429)");
+    expect(error).toContain("Try again in 7 seconds");
+
+    await new Promise<void>((resolve) => {
+      listener.close(() => resolve());
+      (listener as { closeAllConnections?: () => void }).closeAllConnections?.();
+    });
+    await services.close();
+    await page.click("#submit");
+    await page.waitForSelector("#error[data-kind='network']");
+    expect(await page.textContent("#error")).toContain("Could not reach docent");
+  });
+
+  it("lets a page on another origin call the API only when CORS_ORIGINS allows it", async () => {
+    // Another site's page: a plain server on another port (loopback too, so Chromium's local-network checks stay out of it).
+    const site = http.createServer((_, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>app</title>"));
+    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+    const sitePort = (site.address() as AddressInfo).port;
+    const allowed = await startTestServer({ CORS_ORIGINS: `http://127.0.0.1:${sitePort}` });
+    try {
+      const callFrom = async (origin: string, target: TestServer) => {
+        const page = await (await browser.newContext()).newPage();
+        await page.goto(`${origin}/`);
+        return page.evaluate(
+          async ({ url, key, question }) => {
+            try {
+              const response = await fetch(`${url}/v1/chat/completions`, {
+                method: "POST",
+                headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+                body: JSON.stringify({ model: "agent", messages: [{ role: "user", content: question }] }),
+              });
+              return { status: response.status, model: response.headers.get("x-docent-model"), refs: (await response.json()).url_references.length };
+            } catch (error) {
+              return { failed: (error as Error).name };
+            }
+          },
+          { url: target.url, key: target.key, question: ON_TOPIC },
+        );
+      };
+      const answered = await callFrom(`http://127.0.0.1:${sitePort}`, allowed);
+      expect(answered).toEqual({ status: 200, model: "extractive/docent-extractive-1", refs: expect.any(Number) });
+      expect(answered.refs).toBeGreaterThan(0);
+      // Another origin (same machine, other name), and a server without CORS_ORIGINS: the browser blocks both.
+      expect(await callFrom(`http://localhost:${sitePort}`, allowed)).toEqual({ failed: "TypeError" });
+      expect(await callFrom(`http://127.0.0.1:${sitePort}`, server)).toEqual({ failed: "TypeError" });
+    } finally {
+      await allowed.close();
+      site.close();
+    }
+  });
+});
