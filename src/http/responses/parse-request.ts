@@ -10,7 +10,10 @@ import { ResponsesRequest } from "./request-schema.ts";
  */
 function usefulIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
   if (issue.code !== "invalid_union" || issue.errors.length === 0) return issue;
-  const fitting = issue.errors.filter((branch) => !branch.some((i) => i.code === "invalid_type" && i.path.length === 0));
+  const wrongKind = (branch: z.core.$ZodIssue[]) => branch.some((i) => i.code === "invalid_type" && i.path.length === 0);
+  const fitting = issue.errors.filter((branch) => !wrongKind(branch));
+  // No branch fitted the kind of value: a type error with the union's message (so a missing field reads as missing).
+  if (fitting.length === 0) return { ...issue.errors[0]!.find((i) => i.path.length === 0)!, path: issue.path, message: issue.message };
   if (fitting.length !== 1 || !fitting[0]![0]) return issue;
   const inner = fitting[0]![0];
   return usefulIssue({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue);
