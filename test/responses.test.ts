@@ -118,11 +118,12 @@ describe("the Responses API", () => {
   });
 
   it("a reply cut at max_output_tokens is incomplete, as OpenAI reports it", async () => {
-    fake.queue({ kind: "reply", text: "Use CLUSTER", finish: "length" }, { kind: "reply", text: "Use CLUSTER", finish: "length" });
+    fake.queue({ kind: "reply", text: "Use CLUSTER", finish: "length" });
     const response: any = await client.responses.create(ask({ model: "provider_a", max_output_tokens: 2 }));
+    fake.queue({ kind: "reply", text: "Use CLUSTER", finish: "length" });
+    const streamed = await events(ask({ model: "provider_a", max_output_tokens: 2 }));
     expect(response).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } });
     expect(response.output[0].status).toBe("incomplete");
-    const streamed = await events(ask({ model: "provider_a", max_output_tokens: 2 }));
     expect(streamed.at(-1)).toMatchObject({ type: "response.incomplete", response: { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } } });
   });
 
