@@ -14,8 +14,8 @@ interface Outcome {
   usage: { prompt: number; completion: number; total: number; reasoning: number };
 }
 
-/** REST, GraphQL and tRPC are one pipeline: the same request gives the same outcome on each. */
-describe("parity of REST, GraphQL and tRPC", () => {
+/** REST, GraphQL, tRPC and Responses are one pipeline: the same request gives the same outcome on each. */
+describe("parity of REST, GraphQL, tRPC and Responses", () => {
   let server: TestServer;
   let fake: FakeProviderServer;
   let openai: OpenAI;
@@ -78,6 +78,18 @@ describe("parity of REST, GraphQL and tRPC", () => {
     },
   };
 
+  const responses = {
+    create: async (body: any): Promise<Outcome> => fromResponse(await openai.responses.create(toResponses(body))),
+    stream: async (body: any): Promise<Outcome> => {
+      const events: any[] = [];
+      for await (const event of await openai.responses.create({ ...toResponses(body), stream: true } as OpenAI.Responses.ResponseCreateParamsStreaming)) events.push(event);
+      const completed = events.at(-1);
+      expect(completed.type).toBe("response.completed");
+      const outcome = fromResponse(completed.response);
+      return { ...outcome, text: events.filter((e) => e.type === "response.output_text.delta").map((e) => e.delta).join("") };
+    },
+  };
+
   const requests = () => ({
     "explicit sources, with references": { model: "agent", messages: [{ role: "user", content: "How do I build an index without locking writes?" }], sources: [server.sources.pg], include_references: true },
     "agent mode, multi-turn": {
@@ -100,6 +112,8 @@ describe("parity of REST, GraphQL and tRPC", () => {
       "GraphQL stream": await graphql.stream(body),
       "tRPC": await trpc.create(body),
       "tRPC stream": await trpc.stream(body),
+      "Responses": await responses.create(body),
+      "Responses stream": await responses.stream(body),
     };
     const reference = outcomes.REST;
     expect(reference.text.length).toBeGreaterThan(20);
@@ -148,6 +162,15 @@ describe("parity of REST, GraphQL and tRPC", () => {
     }
 
     before = fake.clientAborts;
+    const responsesController = new AbortController();
+    const events = await openai.responses.create({ ...toResponses(body), stream: true } as OpenAI.Responses.ResponseCreateParamsStreaming, { signal: responsesController.signal });
+    n = 0;
+    try {
+      for await (const _ of events) if (++n === 6) responsesController.abort();
+    } catch {}
+    expect(await waitForAbort(before)).toBe(1);
+
+    before = fake.clientAborts;
     await new Promise<void>((resolve, reject) => {
       let seen = 0;
       const sub = trpcClient(server.url, server.key).chat.completions.stream.subscribe(body as never, {
@@ -163,6 +186,22 @@ describe("parity of REST, GraphQL and tRPC", () => {
     expect(await waitForAbort(before)).toBe(1);
   });
 });
+
+/** The chat request as a Responses request: the messages are the input, docent's extensions as they are. */
+function toResponses(body: any): any {
+  return { model: body.model, input: body.messages, sources: body.sources, include_references: body.include_references };
+}
+
+function fromResponse(r: any): Outcome {
+  const finishReason = r.status === "completed" ? "stop" : r.incomplete_details?.reason === "max_output_tokens" ? "length" : r.status;
+  const u = r.usage;
+  return {
+    text: r.output[0].content[0].text,
+    urlReferences: r.url_references,
+    finishReason,
+    usage: { prompt: u.input_tokens, completion: u.output_tokens, total: u.total_tokens, reasoning: u.output_tokens_details.reasoning_tokens },
+  };
+}
 
 function toGraphQL(body: any) {
   return { model: body.model, messages: body.messages, sources: body.sources, includeReferences: body.include_references };

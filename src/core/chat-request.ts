@@ -44,18 +44,18 @@ export const ChatMessage = z.object({
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
+/** A named JSON Schema to answer in; the Responses API's `text.format` takes the same fields, flat. */
+export const JsonSchemaSpec = z.object({
+  name: z.string().max(64, "must be 1-64 letters, digits, '_' or '-'").regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, '_' or '-'"),
+  description: z.string().max(B.schemaDescription, atMost(B.schemaDescription, "characters")).optional(),
+  schema: z.record(z.string(), z.unknown()).optional(),
+  strict: z.boolean().nullish(),
+});
+
 export const ResponseFormat = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text") }),
   z.object({ type: z.literal("json_object") }),
-  z.object({
-    type: z.literal("json_schema"),
-    json_schema: z.object({
-      name: z.string().max(64, "must be 1-64 letters, digits, '_' or '-'").regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, '_' or '-'"),
-      description: z.string().max(B.schemaDescription, atMost(B.schemaDescription, "characters")).optional(),
-      schema: z.record(z.string(), z.unknown()).optional(),
-      strict: z.boolean().nullish(),
-    }),
-  }),
+  z.object({ type: z.literal("json_schema"), json_schema: JsonSchemaSpec }),
 ]);
 export type ResponseFormat = z.infer<typeof ResponseFormat>;
 

@@ -8,6 +8,7 @@ import { admission, callerOf, type AdmissionEnv } from "./admission.ts";
 import { limitBody } from "./body-limit.ts";
 import { errorBody } from "./error-response.ts";
 import { sseResponse } from "./sse.ts";
+import { responsesRoutes } from "./responses/responses-routes.ts";
 
 export interface RestDeps extends AdmitDeps {
   engine: CompletionOpener;
@@ -44,6 +45,7 @@ export function restRoutes({ engine, resources, maxBodyBytes, ...admitDeps }: Re
     return sseResponse(frames(), { onCancel: run.abort, headers });
   });
 
+  app.route("/responses", responsesRoutes({ engine, maxBodyBytes }));
   app.get("/models", (c) => c.json(resources.listModels()));
   app.get("/models/:id", (c) => c.json(resources.getModel(c.req.param("id"))));
   app.get("/sources", async (c) => c.json(await resources.listSources(callerOf(c.get("admission")).scope)));

@@ -1,12 +1,14 @@
 /**
  * A server-sent-events response from an async iterable of JSON payloads:
- * `data: <json>` frames, then `data: [DONE]` unless the stream ended on an
- * error. Cancelling (client gone) calls `onCancel` at once (a pending read
- * may wait on the provider) and then ends the iterable.
+ * `data: <json>` frames (`event: <name>` first when the payload is named),
+ * then `data: [DONE]` unless the stream ended on an error or `doneMarker` is
+ * false (the Responses API has none). Cancelling (client gone) calls
+ * `onCancel` at once (a pending read may wait on the provider) and then ends
+ * the iterable.
  */
 export function sseResponse(
-  events: AsyncIterable<{ data: unknown; final?: boolean }>,
-  { onCancel, headers = {} }: { onCancel?: () => void; headers?: Record<string, string> } = {},
+  events: AsyncIterable<{ data: unknown; event?: string; final?: boolean }>,
+  { onCancel, headers = {}, doneMarker = true }: { onCancel?: () => void; headers?: Record<string, string>; doneMarker?: boolean } = {},
 ): Response {
   const encoder = new TextEncoder();
   const iterator = events[Symbol.asyncIterator]();
@@ -16,12 +18,13 @@ export function sseResponse(
       try {
         const { value, done } = await iterator.next();
         if (done) {
-          controller.enqueue(encoder.encode("data: [DONE]\n\n"));
+          if (doneMarker) controller.enqueue(encoder.encode("data: [DONE]\n\n"));
           controller.close();
           closed = true;
           return;
         }
-        controller.enqueue(encoder.encode(`data: ${JSON.stringify(value.data)}\n\n`));
+        const name = value.event ? `event: ${value.event}\n` : "";
+        controller.enqueue(encoder.encode(`${name}data: ${JSON.stringify(value.data)}\n\n`));
         if (value.final) {
           controller.close();
           closed = true;
