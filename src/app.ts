@@ -12,6 +12,7 @@ import { createStreamTokens } from "./auth/stream-tokens.ts";
 import { refusalResponse } from "./graphql/errors.ts";
 import { createGraphQLHandler, streamTokenOf } from "./graphql/yoga.ts";
 import { rejectMalformedUrls } from "./http/malformed-url.ts";
+import { bundledDocsRoutes } from "./http/bundled-docs.ts";
 import { createTrpcHandler } from "./trpc/handler.ts";
 import { CORS_PATHS, corsFor } from "./http/cors.ts";
 import { playgroundRoutes } from "./playground/playground-routes.ts";
@@ -56,15 +57,8 @@ export function createApp(services: AppServices, { health = () => "ok", log = (l
   app.use("/trpc/*", admission(admitDeps, { reject: false }));
   app.on(["GET", "POST"], "/trpc/*", limitBody(maxBodyBytes), (c) => trpc(c.req.raw, c.get("admission")));
 
-  // The bundled documentation, so the demo source's references resolve.
-  const docs = new Map(bundledDocuments().map((d) => [d.relPath, d.file]));
-  app.get("/docs/*", (c) => {
-    const rel = decodeURIComponent(c.req.path.slice("/docs/".length));
-    const file = docs.get(rel);
-    if (!file) throw notFound(`No bundled document '${rel}'.`, null, "not_found");
-    const type = /\.md$/.test(file) ? "text/markdown; charset=utf-8" : "text/html; charset=utf-8";
-    return c.body(fs.readFileSync(file), 200, { "content-type": type, "x-docent-file": path.basename(file) });
-  });
+  // The bundled documentation, rendered, so the demo source's references open in a browser.
+  app.route("/docs", bundledDocsRoutes());
 
   app.notFound((c) => errorResponse(notFound(`Unknown route: ${c.req.method} ${c.req.path}.`, null, "unknown_url")));
   app.onError((error, c) => {
