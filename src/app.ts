@@ -13,6 +13,7 @@ import { refusalResponse } from "./graphql/errors.ts";
 import { createGraphQLHandler, streamTokenOf } from "./graphql/yoga.ts";
 import { rejectMalformedUrls } from "./http/malformed-url.ts";
 import { bundledDocsRoutes } from "./http/bundled-docs.ts";
+import { openApiRoutes } from "./http/openapi/openapi-routes.ts";
 import { createTrpcHandler } from "./trpc/handler.ts";
 import { CORS_PATHS, corsFor } from "./http/cors.ts";
 import { playgroundRoutes } from "./playground/playground-routes.ts";
@@ -57,6 +58,8 @@ export function createApp(services: AppServices, { health = () => "ok", log = (l
   app.use("/trpc/*", admission(admitDeps, { reject: false }));
   app.on(["GET", "POST"], "/trpc/*", limitBody(maxBodyBytes), (c) => trpc(c.req.raw, c.get("admission")));
 
+  // The OpenAPI document and its reference page, before /docs/* (the bundled documentation).
+  app.route("/", openApiRoutes());
   // The bundled documentation, rendered, so the demo source's references open in a browser.
   app.route("/docs", bundledDocsRoutes());
 

@@ -1,0 +1,126 @@
+import { z } from "zod";
+
+/**
+ * What the REST routes send back, as zod schemas for the OpenAPI document.
+ * The routes build these objects in core (resources.ts, completion-object.ts);
+ * test/openapi.test.ts checks live responses against the document, so a field
+ * added or renamed there and not here fails the suite. Strict objects: an
+ * undocumented field is drift, not a bonus.
+ */
+export const ErrorBody = z.strictObject({
+  error: z.strictObject({
+    message: z.string(),
+    type: z.string().meta({ description: "invalid_request_error, authentication_error, rate_limit_error or server_error" }),
+    param: z.string().nullable(),
+    code: z.string().nullable(),
+  }),
+}).meta({ id: "Error" });
+
+export const Model = z.strictObject({
+  id: z.enum(["agent", "provider_a", "provider_b"]),
+  object: z.literal("model"),
+  created: z.int(),
+  owned_by: z.literal("docent"),
+  resolves_to: z.string(),
+  structured_resolves_to: z.string().nullable().optional(),
+  available: z.boolean(),
+  unavailable_reason: z.string().nullable(),
+}).meta({ id: "Model" });
+
+export const KnowledgeSource = z.strictObject({
+  id: z.uuid(),
+  object: z.literal("knowledge_source"),
+  name: z.string(),
+  description: z.string(),
+  base_url: z.url(),
+  pages: z.int(),
+  chunks: z.int(),
+  created_at: z.int().meta({ description: "Unix seconds" }),
+  updated_at: z.int().meta({ description: "Unix seconds" }),
+}).meta({ id: "KnowledgeSource" });
+
+export const listOf = <T extends z.ZodType>(item: T, id: string) => z.strictObject({ object: z.literal("list"), data: z.array(item) }).meta({ id });
+
+const UrlCitation = z.strictObject({
+  type: z.literal("url_citation"),
+  url_citation: z.strictObject({ url: z.url(), title: z.string(), start_index: z.int(), end_index: z.int() }),
+});
+
+const Usage = z.strictObject({
+  prompt_tokens: z.int(),
+  completion_tokens: z.int(),
+  total_tokens: z.int(),
+  completion_tokens_details: z.strictObject({ reasoning_tokens: z.int() }),
+});
+
+const UrlReferences = z.array(z.url()).meta({ description: "The pages the answer drew on (SPEC.md); empty when include_references is false and nothing was cited." });
+
+export const ChatCompletion = z.strictObject({
+  id: z.string(),
+  object: z.literal("chat.completion"),
+  created: z.int(),
+  model: z.string(),
+  system_fingerprint: z.string(),
+  choices: z.array(
+    z.strictObject({
+      index: z.int(),
+      message: z.strictObject({ role: z.literal("assistant"), content: z.string(), refusal: z.null(), annotations: z.array(UrlCitation) }),
+      logprobs: z.null(),
+      finish_reason: z.string(),
+    }),
+  ),
+  usage: Usage,
+  url_references: UrlReferences,
+}).meta({ id: "ChatCompletion" });
+
+export const ChatCompletionChunk = z.strictObject({
+  id: z.string(),
+  object: z.literal("chat.completion.chunk"),
+  created: z.int(),
+  model: z.string(),
+  system_fingerprint: z.string(),
+  service_tier: z.null(),
+  usage: Usage.nullable(),
+  choices: z.array(
+    z.strictObject({
+      index: z.int(),
+      delta: z.strictObject({
+        content: z.string().nullable(),
+        role: z.union([z.literal("assistant"), z.null()]),
+        function_call: z.null(),
+        refusal: z.null(),
+        tool_calls: z.null(),
+        annotations: z.array(UrlCitation).optional(),
+      }),
+      finish_reason: z.string().nullable(),
+      logprobs: z.null(),
+    }),
+  ),
+  url_references: UrlReferences,
+}).meta({ id: "ChatCompletionChunk", description: "One `data:` event of a streamed completion; the stream ends with `data: [DONE]`, or with an Error event and no [DONE]." });
+
+/** OpenAI's Responses object: the fields docent fills, others allowed (the API adds fields often). */
+export const ResponseObject = z.looseObject({
+  id: z.string(),
+  object: z.literal("response"),
+  created_at: z.int(),
+  status: z.enum(["completed", "incomplete", "failed"]),
+  model: z.string(),
+  output: z.array(
+    z.looseObject({
+      type: z.literal("message"),
+      role: z.literal("assistant"),
+      content: z.array(
+        z.looseObject({
+          type: z.literal("output_text"),
+          text: z.string(),
+          annotations: z.array(z.looseObject({ type: z.literal("url_citation"), url: z.url(), title: z.string(), start_index: z.int(), end_index: z.int() })),
+        }),
+      ),
+    }),
+  ),
+  usage: z.looseObject({ input_tokens: z.int(), output_tokens: z.int(), total_tokens: z.int() }).nullable(),
+  url_references: UrlReferences,
+}).meta({ id: "Response" });
+
+export const Health = z.strictObject({ status: z.enum(["starting", "ok", "draining"]) }).meta({ id: "Health" });

@@ -1,0 +1,147 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../src/app.ts";
+import { startTestServer, type TestServer } from "./support/test-server.ts";
+
+type Operation = { requestBody?: { content: Record<string, { schema: object }> }; responses: Record<string, { content?: Record<string, { schema: object }> }> };
+type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: object };
+
+/**
+ * GET /openapi.json is a valid OpenAPI 3.1 document that says what the live
+ * routes do: every /v1 route is in it, and what the server sends (successes
+ * and errors, streamed or not) matches the schemas it gives for that status.
+ */
+describe("the OpenAPI document", () => {
+  let server: TestServer;
+  let doc: Document;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const response = await fetch(`${server.url}/openapi.json`);
+    expect(response.status).toBe(200);
+    doc = await response.json();
+  });
+  afterAll(async () => server?.close());
+
+  /** Validates `body` against the schema the document gives for this operation, status and media type. */
+  const conforms = (path: string, method: string, status: number, body: unknown, type = "application/json") => {
+    const operation = doc.paths[path]?.[method];
+    expect(operation, `${method} ${path} is documented`).toBeDefined();
+    const response = operation!.responses[String(status)];
+    expect(response, `${method} ${path} documents ${status}`).toBeDefined();
+    const schema = response!.content?.[type]?.schema;
+    expect(schema, `${method} ${path} ${status} has a ${type} schema`).toBeDefined();
+    const validate = ajv.compile({ ...schema, components: doc.components });
+    expect(validate(body), `${method} ${path} ${status}: ${JSON.stringify(validate.errors)}`).toBe(true);
+  };
+
+  const call = async (method: string, path: string, body?: unknown, key: string | null = server.key) => {
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { ...(key && { authorization: `Bearer ${key}` }), ...(body !== undefined && { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    return { status: response.status, response };
+  };
+
+  it("is valid OpenAPI 3.1, served without a key, with this server as its server", async () => {
+    expect(doc.openapi).toBe("3.1.0");
+    const validator = new Validator();
+    const result = await validator.validate(doc as never);
+    expect(result.valid, JSON.stringify(validator.errors)).toBe(true);
+    expect((doc as unknown as { servers: Array<{ url: string }> }).servers[0]!.url).toBe(server.url);
+  });
+
+  it("documents every /v1 route the app serves, and no route it does not", () => {
+    const served = new Set(
+      createApp(server.services)
+        .routes.filter((r) => r.path.startsWith("/v1/") && r.method !== "ALL" && !r.path.endsWith("*"))
+        .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, "{$1}").replace(/\/$/, "")}`),
+    );
+    const documented = new Set(
+      Object.entries(doc.paths)
+        .filter(([path]) => path.startsWith("/v1/"))
+        .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`)),
+    );
+    expect([...documented].sort()).toEqual([...served].sort());
+  });
+
+  it("describes what the resource routes answer, and their errors", async () => {
+    const ok = async (path: string, template = path) => {
+      const { status, response } = await call("GET", path);
+      expect(status).toBe(200);
+      conforms(template, "get", 200, await response.json());
+    };
+    await ok("/v1/models");
+    await ok("/v1/models/agent", "/v1/models/{id}");
+    await ok("/v1/sources");
+    await ok(`/v1/sources/${server.sources.pg}`, "/v1/sources/{id}");
+    await ok("/healthz");
+
+    for (const [path, template, key, expected] of [
+      ["/v1/models", "/v1/models", null, 401],
+      ["/v1/models/nope", "/v1/models/{id}", server.key, 404],
+      ["/v1/sources/not-a-uuid", "/v1/sources/{id}", server.key, 404],
+      ["/v1/sources/00000000-0000-4000-8000-000000000000", "/v1/sources/{id}", server.key, 404],
+    ] as const) {
+      const { status, response } = await call("GET", path, undefined, key);
+      expect(status).toBe(expected);
+      conforms(template, "get", status, await response.json());
+    }
+  });
+
+  it("describes chat completions, streamed and not, and validates requests with the schema it publishes", async () => {
+    const request = { model: "agent", messages: [{ role: "user", content: "How do I reclaim space with VACUUM?" }], sources: [server.sources.pg] };
+    const requestSchema = ajv.compile({ ...doc.paths["/v1/chat/completions"]!.post!.requestBody!.content["application/json"]!.schema, components: doc.components });
+    expect(requestSchema(request)).toBe(true);
+
+    const plain = await call("POST", "/v1/chat/completions", request);
+    expect(plain.status).toBe(200);
+    conforms("/v1/chat/completions", "post", 200, await plain.response.json());
+
+    const streamed = await call("POST", "/v1/chat/completions", { ...request, stream: true, stream_options: { include_usage: true } });
+    const events = (await streamed.response.text()).split("\n\n").filter((e) => e.startsWith("data: ") && e !== "data: [DONE]");
+    expect(events.length).toBeGreaterThan(1);
+    for (const event of events) conforms("/v1/chat/completions", "post", 200, JSON.parse(event.slice(6)), "text/event-stream");
+
+    // What the published schema refuses, the route refuses, with a documented error.
+    for (const bad of [{ model: "agent" }, { ...request, sources: ["not-a-uuid"] }, { ...request, temperature: 3 }, { ...request, messages: [] }]) {
+      expect(requestSchema(bad)).toBe(false);
+      const { status, response } = await call("POST", "/v1/chat/completions", bad);
+      expect(status).toBe(400);
+      conforms("/v1/chat/completions", "post", 400, await response.json());
+    }
+    const unknownModel = await call("POST", "/v1/chat/completions", { ...request, model: "gpt-2" });
+    expect(unknownModel.status).toBe(404);
+    conforms("/v1/chat/completions", "post", 404, await unknownModel.response.json());
+    const tooLarge = await call("POST", "/v1/chat/completions", JSON.stringify({ ...request, padding: "x".repeat(server.services.config.MAX_BODY_BYTES) }));
+    expect(tooLarge.status).toBe(413);
+    conforms("/v1/chat/completions", "post", 413, await tooLarge.response.json());
+  });
+
+  it("describes the Responses API's reply", async () => {
+    const { status, response } = await call("POST", "/v1/responses", { model: "agent", input: "How do I reclaim space with VACUUM?", sources: [server.sources.pg] });
+    expect(status).toBe(200);
+    conforms("/v1/responses", "post", 200, await response.json());
+    const refused = await call("POST", "/v1/responses", { model: "agent", input: "hi", store: true });
+    expect(refused.status).toBe(400);
+    conforms("/v1/responses", "post", 400, await refused.response.json());
+  });
+
+  it("has a reference page at /docs/api served from this server only", async () => {
+    const page = await fetch(`${server.url}/docs/api`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.length).toBeGreaterThan(1);
+    for (const asset of assets) {
+      expect(asset.startsWith("/"), asset).toBe(true);
+      expect((await fetch(`${server.url}${asset}`)).status, asset).toBe(200);
+    }
+    expect(page.headers.get("content-security-policy")).toMatch(/script-src 'self'/);
+  });
+});
