@@ -40,16 +40,24 @@ export const registerGetPage: RegisterTool = (server, { services, caller }) => {
   );
 };
 
-/** The sections from the one `url` names (the first, without an anchor) for at most MAX_PAGE_CHARS, and where to read on. */
+/**
+ * The sections from the one `url` names (the first when it names none) for
+ * at most MAX_PAGE_CHARS, and the URL that reads on. A long section is
+ * several passages under one URL: a piece ends only where the next call can
+ * resume (before a URL's first passage), so nothing is skipped or repeated.
+ */
 function readFrom(page: PageResource, url: string) {
   const all = page.sections;
   const firstAt = (u: string) => all.findIndex((s) => s.url === u);
+  const resumable = (i: number) => i >= all.length || (all[i]!.url !== page.url && firstAt(all[i]!.url) === i);
   const start = url.includes("#") ? Math.max(0, firstAt(url)) : 0;
-  let end = start;
-  for (let chars = 0; end < all.length && (end === start || chars + all[end]!.text.length <= MAX_PAGE_CHARS); end++) chars += all[end]!.text.length;
-  // Read on from a section that starts after the cut, so the next call always moves forward.
-  const next = all.slice(end).find((s) => firstAt(s.url) >= end)?.url ?? null;
-  return { sections: all.slice(start, end), next };
+  let fit = start + 1;
+  for (let chars = all[start]?.text.length ?? 0; fit < all.length && chars + all[fit]!.text.length <= MAX_PAGE_CHARS; fit++) chars += all[fit]!.text.length;
+  let end = fit;
+  while (end > start + 1 && !resumable(end)) end--;
+  // No place to resume within the budget (one very long section): run on to the next one.
+  if (!resumable(end)) for (end = fit; !resumable(end); ) end++;
+  return { sections: all.slice(start, end), next: end < all.length ? all[end]!.url : null };
 }
 
 function render(page: { url: string; title: string; source_id: string; source_name: string; sections: z.infer<typeof Section>[]; next_url: string | null }) {
