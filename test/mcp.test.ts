@@ -164,6 +164,12 @@ describe("MCP at /mcp", () => {
     }
   });
 
+  it("refuses a body nested too deep in JSON-RPC form, before MCP parses it", async () => {
+    const response = await rpc(server, { authorization: `Bearer ${server.key}` }, `{"a":${"[".repeat(100)}${"]".repeat(100)}}`);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32000, message: expect.stringMatching(/nests JSON more than/), data: { code: "BAD_REQUEST", reason: "json_too_deep" } } });
+  });
+
   it("answers bad arguments with a tool error that names them", async () => {
     const cases: Array<[string, Record<string, unknown>, RegExp]> = [
       ["search_docs", { query: "vacuum", limit: 21 }, /limit: Too big/],

@@ -23,8 +23,9 @@ export function toolError(error: unknown): CallToolResult {
 
 /**
  * A refusal before any MCP work (401 no or bad key, 429 over the key's
- * limits): the HTTP status a client acts on, with a JSON-RPC error body as
- * the transport's own refusals have, and REST's Retry-After and challenge.
+ * limits, 413 or 400 for a body too large or too deep): the HTTP status a
+ * client acts on, with a JSON-RPC error body as the transport's own refusals
+ * have, and REST's Retry-After and challenge.
  */
 export function refusalResponse(error: DocentError): Response {
   const headers: Record<string, string> = { "content-type": "application/json" };
