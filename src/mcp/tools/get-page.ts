@@ -55,7 +55,7 @@ function readFrom(page: PageResource, url: string) {
   for (let chars = all[start]?.text.length ?? 0; fit < all.length && chars + all[fit]!.text.length <= MAX_PAGE_CHARS; fit++) chars += all[fit]!.text.length;
   let end = fit;
   while (end > start + 1 && !resumable(end)) end--;
-  // No place to resume within the budget (one very long section): run on to the next one.
+  // No place to resume within the budget (one very long section, or a page without anchors): run on to the next one.
   if (!resumable(end)) for (end = fit; !resumable(end); ) end++;
   return { sections: all.slice(start, end), next: end < all.length ? all[end]!.url : null };
 }
