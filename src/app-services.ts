@@ -88,7 +88,7 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
     writer: index.writer,
     models,
     engine,
-    resources: createResourceReader({ catalog, models }),
+    resources: createResourceReader({ catalog, models, readPage: index.readPage }),
     rateLimiter,
     async close() {
       await rateLimiter.close();

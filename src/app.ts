@@ -15,6 +15,7 @@ import { rejectMalformedUrls } from "./http/malformed-url.ts";
 import { bundledDocsRoutes } from "./http/bundled-docs.ts";
 import { openApiRoutes } from "./http/openapi/openapi-routes.ts";
 import { createTrpcHandler } from "./trpc/handler.ts";
+import { mcpRoutes } from "./mcp/mcp-routes.ts";
 import { CORS_PATHS, corsFor } from "./http/cors.ts";
 import { playgroundRoutes } from "./playground/playground-routes.ts";
 
@@ -26,7 +27,7 @@ export interface AppOptions {
   log?: (line: string) => void;
 }
 
-/** The HTTP application: REST at /v1, GraphQL at /graphql, tRPC at /trpc, the playground at /, on one Hono app. */
+/** The HTTP application: REST at /v1, GraphQL at /graphql, tRPC at /trpc, MCP at /mcp, the playground at /, on one Hono app. */
 export function createApp(services: AppServices, { health = () => "ok", log = (l) => console.error(l) }: AppOptions = {}) {
   const app = new Hono<AdmissionEnv>();
   app.use(rejectMalformedUrls);
@@ -57,6 +58,9 @@ export function createApp(services: AppServices, { health = () => "ok", log = (l
   const trpc = createTrpcHandler(services);
   app.use("/trpc/*", admission(admitDeps, { reject: false }));
   app.on(["GET", "POST"], "/trpc/*", limitBody(maxBodyBytes), (c) => trpc(c.req.raw, c.get("admission")));
+  // MCP for coding agents: the same admission, tools over the same core.
+  const { HOST: host, PUBLIC_URL: publicUrl, CORS_ORIGINS: corsOrigins } = services.config;
+  app.route("/mcp", mcpRoutes({ ...admitDeps, services, maxBodyBytes, guards: { host, publicUrl, corsOrigins } }));
 
   // The OpenAPI document and its reference page, before /docs/* (the bundled documentation).
   app.route("/", openApiRoutes());

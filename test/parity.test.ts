@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHUNK_FIELDS, COMPLETION_FIELDS, graphqlRequest, graphqlSseClient, trpcClient } from "./support/clients.ts";
+import { CHUNK_FIELDS, COMPLETION_FIELDS, graphqlRequest, graphqlSseClient, mcpClient, trpcClient } from "./support/clients.ts";
 import { startFakeProviderServer, type FakeProviderServer } from "./support/fake-provider-server.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 
@@ -14,8 +14,8 @@ interface Outcome {
   usage: { prompt: number; completion: number; total: number; reasoning: number };
 }
 
-/** REST, GraphQL, tRPC and Responses are one pipeline: the same request gives the same outcome on each. */
-describe("parity of REST, GraphQL, tRPC and Responses", () => {
+/** REST, GraphQL, tRPC, Responses and MCP are one pipeline: the same request gives the same outcome on each. */
+describe("parity of REST, GraphQL, tRPC, Responses and MCP", () => {
   let server: TestServer;
   let fake: FakeProviderServer;
   let openai: OpenAI;
@@ -119,6 +119,30 @@ describe("parity of REST, GraphQL, tRPC and Responses", () => {
     expect(reference.text.length).toBeGreaterThan(20);
     expect(reference.urlReferences.length).toBeGreaterThan(0);
     for (const [label, outcome] of Object.entries(outcomes)) expect({ label, ...outcome }).toEqual({ label, ...reference });
+  });
+
+  // ask_docs takes one question, without include_references: compared with the same chat request.
+  it.each([
+    ["explicit sources", "How do I build an index without locking writes?", true],
+    ["agent mode", "What does the SQLite VACUUM command do?", false],
+  ] as const)("MCP ask_docs, %s: the same answer text and references as chat completions", async (_, question, explicit) => {
+    const sources = explicit ? [server.sources.pg] : undefined;
+    const chat = await rest.create({ model: "agent", messages: [{ role: "user", content: question }], sources });
+    const mcp = await mcpClient(server.url, server.key);
+    try {
+      const result: any = await mcp.callTool({ name: "ask_docs", arguments: { question, sources } });
+      expect(result.isError).toBeFalsy();
+      expect(chat.urlReferences.length).toBeGreaterThan(0);
+      expect({ text: result.structuredContent.answer, urlReferences: result.structuredContent.references.map((r: { url: string }) => r.url) }).toEqual({ text: chat.text, urlReferences: chat.urlReferences });
+      // The same refusal too, as a tool error.
+      const unknown = "00000000-0000-4000-8000-000000000000";
+      const restError: any = await openai.chat.completions.create({ model: "agent", messages: [{ role: "user", content: question }], sources: [unknown] } as never).catch((e) => e);
+      const mcpError: any = await mcp.callTool({ name: "ask_docs", arguments: { question, sources: [unknown] } });
+      expect(mcpError.isError).toBe(true);
+      expect(mcpError.content[0].text).toContain(restError.error.message);
+    } finally {
+      await mcp.close();
+    }
   });
 
   it("says the same thing about invalid input in each protocol's form", async () => {

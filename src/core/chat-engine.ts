@@ -12,6 +12,7 @@ import { groundPages } from "./references.ts";
 import { fixedReply, relay, withExtraUsage } from "./reply-stream.ts";
 import type { Retriever } from "./retriever.ts";
 import { selectSources, type Selection } from "./select-sources.ts";
+import { passagesOf, type Passage } from "./passages.ts";
 import { withoutSourceNames, type IsWord } from "./source-names.ts";
 import { askModelForSources, type SourceCandidate } from "./model-source-choice.ts";
 import type { SourceCatalog, SourceInfo } from "./source-catalog.ts";
@@ -72,6 +73,29 @@ export function createChatEngine(deps: ChatEngineDeps) {
     return { sources, pages: rankPages(result), matches: result.matches };
   }
 
+  /** The given sources (each must be in the caller's scope), or the agent's choice among those in scope; their pages ranked. */
+  async function select(query: string, ids: readonly string[] | null | undefined, { scope, signal, choose }: { scope: SourceScope; signal?: AbortSignal; choose?: Parameters<typeof selectSources>[3]["choose"] }): Promise<Selection> {
+    const catalog = inScope(await deps.catalog.list(), scope);
+    return ids ? explicitChunks(ids, query, catalog, signal) : selectSources(query, catalog, deps.retrieve, { limit, choose, isWord: deps.isWord, wholeIndex: scope === null, signal });
+  }
+
+  /** No made-up grounding: when the best passage covers too little of the question, no page grounds it. */
+  function groundingPages(picked: Selection): RankedPage[] {
+    const best = picked.pages[0];
+    return best && (best.coverage >= minCoverage || best.similarity >= minSimilarity) ? withLinkedPages(picked.pages, picked.matches) : [];
+  }
+
+  /**
+   * The passages an answer would be grounded in, best first, without a model
+   * (for search tools): the same sources and pages as `open`, none when the
+   * sources do not cover the question.
+   */
+  async function search(query: string, { sources, limit: max, signal, scope = null }: { sources?: readonly string[] | null; limit: number; signal?: AbortSignal; scope?: SourceScope }): Promise<{ sources: SourceInfo[]; passages: Passage[] }> {
+    if (!query.trim()) throw badRequest("'query' must contain text.", "query");
+    const picked = await select(query, sources, { scope, signal });
+    return { sources: picked.sources, passages: passagesOf(groundingPages(picked), { limit: max }) };
+  }
+
   /**
    * Validates the request, chooses sources, retrieves, and starts the model.
    * Everything that can be refused is refused here, before any output exists.
@@ -94,16 +118,13 @@ export function createChatEngine(deps: ChatEngineDeps) {
     }
     const query = retrievalQuery(request.messages);
     if (!lastUserText(request.messages).trim()) throw badRequest("'messages' must contain a user message with text.", "messages");
-    const catalog = inScope(await deps.catalog.list(), scope);
     // A model that can answer in JSON may settle which of several contending sources the question is about.
     const budget = deps.sourceChoiceTimeoutMs ?? 0;
     const choose =
       model.supportsStructuredOutput && budget > 0
         ? (candidates: SourceCandidate[]) => askModelForSources(model, query, candidates, { timeoutMs: budget, signal, countTokens: deps.countTokens })
         : undefined;
-    const picked: Selection = request.sources
-      ? await explicitChunks(request.sources, query, catalog, signal)
-      : await selectSources(query, catalog, deps.retrieve, { limit, choose, isWord: deps.isWord, wholeIndex: scope === null, signal });
+    const picked = await select(query, request.sources, { scope, signal, choose });
     const opened = await answer(request, model, format, query, picked, signal);
     return picked.choice ? { ...opened, parts: withExtraUsage(opened.parts, picked.choice.usage) } : opened;
   }
@@ -116,10 +137,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
     picked: Selection,
     signal: AbortSignal | undefined,
   ): Promise<OpenedCompletion> {
-    // No made-up grounding: when the best passage covers too little of the question, there are no references.
-    const best = picked.pages[0];
-    const relevant = best && (best.coverage >= minCoverage || best.similarity >= minSimilarity) ? withLinkedPages(picked.pages, picked.matches) : [];
-    const { references, documents } = groundPages(relevant, { maxReferences: deps.maxReferences });
+    const { references, documents } = groundPages(groundingPages(picked), { maxReferences: deps.maxReferences });
     const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references };
     // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.
     if (references.length === 0 && !format) return { ...base, parts: fixedReply(NO_COVERAGE_REPLY, countTextTokens(query, deps.countTokens), deps.countTokens(NO_COVERAGE_REPLY)) };
@@ -150,5 +168,5 @@ export function createChatEngine(deps: ChatEngineDeps) {
     return { ...served, parts: relay(stream, model, () => countPromptTokens(prompt, deps.countTokens), deps.countTokens, references, request.include_references === true) };
   }
 
-  return { open };
+  return { open, search };
 }

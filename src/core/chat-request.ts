@@ -5,7 +5,7 @@ import { z } from "zod";
  * common OpenAI fields. REST, GraphQL and tRPC all validate with this schema.
  * Unknown fields are ignored, as most OpenAI-compatible servers do.
  */
-const UUID_SHAPE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+export const UUID_SHAPE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export const SUPPORTED_ROLES = ["user", "system", "assistant"] as const;
 

@@ -26,7 +26,7 @@ export function groundPages(pages: readonly RankedPage[], { maxReferences, maxPa
 }
 
 /** The block appended to the reply when `include_references` is true. */
-export function referencesBlock(references: readonly Reference[]): string {
+export function referencesBlock(references: readonly Pick<Reference, "title" | "url">[]): string {
   if (references.length === 0) return "";
   const lines = references.map((ref, i) => `[${i + 1}] ${ref.title}: ${ref.url}`);
   return `\n\nReferences:\n${lines.join("\n")}`;

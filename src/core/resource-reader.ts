@@ -1,11 +1,12 @@
 import { notFound } from "./errors.ts";
 import type { ModelRegistry } from "./model-registry.ts";
-import { listOf, modelResource, sourceResource, type ListResource, type ModelResource, type SourceResource } from "./resources.ts";
+import { listOf, modelResource, pageResource, sourceResource, type ListResource, type ModelResource, type PageResource, type SourceResource } from "./resources.ts";
+import type { PageReader } from "./retriever.ts";
 import type { SourceCatalog } from "./source-catalog.ts";
 import { inScope, type SourceScope } from "./source-scope.ts";
 
-/** Reading sources and models as a caller may see them: the same objects and errors for every interface. */
-export function createResourceReader({ catalog, models }: { catalog: SourceCatalog; models: ModelRegistry }) {
+/** Reading sources, their pages and models as a caller may see them: the same objects and errors for every interface. */
+export function createResourceReader({ catalog, models, readPage }: { catalog: SourceCatalog; models: ModelRegistry; readPage: PageReader }) {
   return {
     async listSources(scope: SourceScope): Promise<ListResource<SourceResource>> {
       return listOf(inScope(await catalog.list(), scope).map(sourceResource));
@@ -15,6 +16,14 @@ export function createResourceReader({ catalog, models }: { catalog: SourceCatal
       const source = await catalog.get(id);
       if (!source || inScope([source], scope).length === 0) throw notFound(`No knowledge source with id '${id}'.`, "id", "source_not_found");
       return sourceResource(source);
+    },
+    /** A stored page by URL (a `#fragment` is ignored); a page of a source outside the scope answers exactly like an unknown URL. */
+    async getPage(url: string, scope: SourceScope): Promise<PageResource> {
+      const sources = inScope(await catalog.list(), scope);
+      const page = sources.length > 0 ? await readPage(url.replace(/#.*$/, ""), sources.map((s) => s.id)) : null;
+      const source = page && sources.find((s) => s.id === page.sourceId);
+      if (!page || !source) throw notFound(`No stored page at '${url}' in the knowledge sources (page URLs are those that search results and references give).`, "url", "page_not_found");
+      return pageResource(page, source);
     },
     listModels(): ListResource<ModelResource> {
       return listOf(models.list().map(modelResource));

@@ -1,4 +1,6 @@
 import type { ModelDescription } from "./model-registry.ts";
+import { referenceUrl } from "./rank-pages.ts";
+import type { StoredPage } from "./retriever.ts";
 import type { SourceInfo } from "./source-catalog.ts";
 
 /**
@@ -31,6 +33,16 @@ export interface ModelResource {
   unavailable_reason: string | null;
 }
 
+/** One stored page of a source, section by section; each section's URL carries its anchor where the page has one. */
+export interface PageResource {
+  object: "page";
+  url: string;
+  title: string;
+  source_id: string;
+  source_name: string;
+  sections: Array<{ section: string; url: string; text: string }>;
+}
+
 export interface ListResource<T> {
   object: "list";
   data: T[];
@@ -48,6 +60,15 @@ export const sourceResource = (s: SourceInfo): SourceResource => ({
   chunks: s.chunks,
   created_at: seconds(s.createdAt),
   updated_at: seconds(s.updatedAt),
+});
+
+export const pageResource = (page: StoredPage, source: Pick<SourceInfo, "name">): PageResource => ({
+  object: "page",
+  url: page.url,
+  title: page.title,
+  source_id: page.sourceId,
+  source_name: source.name,
+  sections: page.passages.map((p) => ({ section: p.section, url: referenceUrl({ url: page.url, anchor: p.anchor }), text: p.text })),
 });
 
 const STARTED = seconds(new Date());

@@ -67,6 +67,18 @@ export type Retriever = (options: RetrieveOptions) => Promise<RetrievalResult>;
 /** Nearest passages to a query vector (cosine), within the given sources; `matched` fields left empty. */
 export type VectorSearch = (vector: Float32Array, sourceIds: readonly string[] | undefined, limit: number) => Promise<RetrievedChunk[]>;
 
+/** One stored page of a source: its passages in page order, as ingestion wrote them. */
+export interface StoredPage {
+  sourceId: string;
+  /** Page URL, without fragment. */
+  url: string;
+  title: string;
+  passages: Array<Pick<Chunk, "anchor" | "section" | "text">>;
+}
+
+/** The stored page at `url` (no fragment) in one of the given sources; null when none of them holds it. */
+export type PageReader = (url: string, sourceIds: readonly string[]) => Promise<StoredPage | null>;
+
 export interface PageChunks {
   url: string;
   /** Content hash of the page, to skip unchanged pages on re-ingestion. */

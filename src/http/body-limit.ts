@@ -23,15 +23,16 @@ async function discard(body: ReadableStream<Uint8Array> | null, maxBytes: number
 }
 
 /**
- * MAX_BODY_BYTES for every interface (413 in OpenAI's error shape), then the
- * body's JSON shape (depth, number of values) before anything parses it.
+ * MAX_BODY_BYTES for every interface (413, by default in OpenAI's error
+ * shape; `refuse` gives another protocol's), then the body's JSON shape
+ * (depth, number of values) before anything parses it.
  */
-export const limitBody = (maxBytes: number): MiddlewareHandler => {
+export const limitBody = (maxBytes: number, refuse: (error: DocentError) => Response = errorResponse): MiddlewareHandler => {
   const size = bodyLimit({
     maxSize: maxBytes,
     onError: async (c) => {
       await discard(c.req.raw.body, DRAIN_MAX_BYTES);
-      return errorResponse(new DocentError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes (MAX_BODY_BYTES).`, { reason: "request_too_large" }));
+      return refuse(new DocentError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes (MAX_BODY_BYTES).`, { reason: "request_too_large" }));
     },
   });
   return async (c, next) => {
@@ -43,8 +44,8 @@ export const limitBody = (maxBytes: number): MiddlewareHandler => {
     if (!c.req.raw.body) return next();
     const text = await c.req.text();
     const problem = jsonShapeProblem(text);
-    if (problem === "depth") return errorResponse(badRequest(`The request body nests JSON more than ${DEFAULT_JSON_SHAPE.maxDepth} levels deep.`, null, "json_too_deep"));
-    if (problem === "values") return errorResponse(badRequest(`The request body holds more than ${DEFAULT_JSON_SHAPE.maxValues} JSON values.`, null, "json_too_large"));
+    if (problem === "depth") return refuse(badRequest(`The request body nests JSON more than ${DEFAULT_JSON_SHAPE.maxDepth} levels deep.`, null, "json_too_deep"));
+    if (problem === "values") return refuse(badRequest(`The request body holds more than ${DEFAULT_JSON_SHAPE.maxValues} JSON values.`, null, "json_too_large"));
     // Read once: the text stays cached for c.req.text(), and handlers that read the raw request get it again.
     c.req.raw = new Request(c.req.raw, { body: text });
     return next();

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Chunk, IndexWriter, PageChunks, Retriever } from "../core/retriever.ts";
+import type { Chunk, IndexWriter, PageChunks, PageReader, Retriever } from "../core/retriever.ts";
 
 /**
  * The contract every retrieval index runs (embedded SQLite now, Weaviate
  * later): ranking, the source filter inside the search, atomic replacement
- * and removal per source.
+ * and removal per source, and reading one stored page back.
  */
 const PG = "0b5e5a3e-8a4c-4c1e-9a51-0c1a2b3c4d5e";
 const LITE = "7f1d2c3b-4a59-4e6f-8d7c-1b2a3c4d5e6f";
@@ -27,7 +27,7 @@ export const CONTRACT_PAGES = {
   ],
 };
 
-export function retrieverContract(name: string, setup: () => Promise<{ retrieve: Retriever; writer: IndexWriter; cleanup?: () => Promise<void> }>) {
+export function retrieverContract(name: string, setup: () => Promise<{ retrieve: Retriever; writer: IndexWriter; readPage: PageReader; cleanup?: () => Promise<void> }>) {
   describe(`Retriever contract: ${name}`, () => {
     const seeded = async () => {
       const index = await setup();
@@ -125,6 +125,32 @@ export function retrieverContract(name: string, setup: () => Promise<{ retrieve:
       await cleanup?.();
       expect(hits.length).toBeGreaterThan(0);
       expect(hits.every((h) => h.sourceId === LITE)).toBe(true);
+    });
+
+    it("reads a stored page back in page order, only from the sources given and as last written", async () => {
+      const { readPage, writer, cleanup } = await seeded();
+      const url = "https://pg.example/explicit-locking.html";
+      const sections: Array<[string, string]> = [
+        ["Overview", "PostgreSQL provides various lock modes to control concurrent access to data in tables."],
+        ["Table-Level Locks", "The list below shows the available lock modes and the contexts in which they are used."],
+        ["Advisory Locks", "PostgreSQL provides a means for creating locks that have application-defined meanings."],
+      ];
+      await writer.applyChanges(PG, { upsert: [page(PG, url, "Explicit Locking", sections)], remove: [] });
+      const read = await readPage(url, [LITE, PG]);
+      const elsewhere = await readPage(url, [LITE]);
+      const unknown = await readPage("https://pg.example/no-such-page.html", [PG, LITE]);
+      await writer.applyChanges(PG, { upsert: [page(PG, url, "Explicit Locking", sections.slice(2))], remove: [] });
+      const rewritten = await readPage(url, [PG]);
+      await cleanup?.();
+      expect(read).toEqual({
+        sourceId: PG,
+        url,
+        title: "Explicit Locking",
+        passages: sections.map(([section, text]) => ({ anchor: section.toLowerCase().replace(/\W+/g, "-"), section, text })),
+      });
+      expect(elsewhere).toBeNull();
+      expect(unknown).toBeNull();
+      expect(rewritten?.passages.map((p) => p.section)).toEqual(["Advisory Locks"]);
     });
 
     it("stops when the request's signal has aborted", async () => {

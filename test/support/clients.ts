@@ -1,6 +1,7 @@
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 import { EventSource } from "eventsource";
 import { createClient } from "graphql-sse";
+import { Client as McpClient, StreamableHTTPClientTransport, type ClientOptions as McpClientOptions } from "@modelcontextprotocol/client";
 import type { AppRouter } from "../../src/trpc/client.ts";
 
 /** Real clients of the three interfaces, as a front end or a TypeScript service would build them. */
@@ -47,3 +48,10 @@ export const COMPLETION_FIELDS = `id object created model systemFingerprint urlR
 export const CHUNK_FIELDS = `id object model systemFingerprint serviceTier urlReferences
   choices { index finishReason delta { content role } }
   usage { promptTokens completionTokens totalTokens completionTokensDetails { reasoningTokens } }`;
+
+/** The official MCP client over Streamable HTTP, as Claude Code or Codex connect: the key in a header on every request. */
+export async function mcpClient(baseUrl: string, key: string | null, options?: McpClientOptions): Promise<McpClient> {
+  const client = new McpClient({ name: "docent-test", version: "1" }, options);
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: key ? { authorization: `Bearer ${key}` } : {} } }));
+  return client;
+}

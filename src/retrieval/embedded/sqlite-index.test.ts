@@ -12,7 +12,7 @@ const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "docent-i
 
 retrieverContract("embedded SQLite index", async () => {
   const index = openSqliteIndex(tempFile());
-  return { retrieve: index.retrieve, writer: index.writer, cleanup: async () => index.close() };
+  return { retrieve: index.retrieve, writer: index.writer, readPage: index.readPage, cleanup: async () => index.close() };
 });
 
 describe("embedded index on disk", () => {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { IndexWriter, PageChunks, RetrievedChunk, Retriever, VectorSearch } from "../../core/retriever.ts";
+import type { IndexWriter, PageChunks, PageReader, RetrievedChunk, Retriever, VectorSearch } from "../../core/retriever.ts";
 import { makeVectorStore } from "./vector-store.ts";
 import { buildSegment, FIELD, segmentRow, type SegmentInput } from "./segment.ts";
 import { makeSegmentStore } from "./segment-store.ts";
@@ -17,6 +17,7 @@ export interface SqliteIndex {
   /** Cosine search over stored embeddings (empty when none were stored). */
   vectorSearch: VectorSearch;
   writer: IndexWriter;
+  readPage: PageReader;
   /** Chunk and page counts, for the CLI and benchmarks. */
   stats(): { chunks: number; pages: number };
   close(): void;
@@ -60,6 +61,10 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
   const insertPage = db.prepare(`INSERT OR REPLACE INTO page (source_id, url, hash) VALUES (?, ?, ?)`);
   const insertChunk = db.prepare(`INSERT INTO chunk (source_id, url, anchor, title, section, body, links) VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const insertVec = db.prepare(`INSERT INTO chunk_vec (id, source_id, vec) VALUES (?, ?, ?)`);
+  // Row ids grow in the order a page's passages were inserted: page order. The (source_id, url) index serves it.
+  const pagePassages = db.prepare(
+    `SELECT source_id AS sourceId, title, anchor, section, body AS text FROM chunk WHERE source_id IN (SELECT value FROM json_each(?)) AND url = ? ORDER BY id`,
+  );
 
   const insertPages = (sourceId: string, pages: PageChunks[]): SegmentInput[] => {
     const inserted: SegmentInput[] = [];
@@ -148,6 +153,14 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
       async removeSource(sourceId) {
         written(remove.immediate(sourceId));
       },
+    },
+    async readPage(url, sourceIds) {
+      const rows = pagePassages.all(JSON.stringify(sourceIds), url) as Array<{ sourceId: string; title: string; anchor: string; section: string; text: string }>;
+      const first = rows[0];
+      if (!first) return null;
+      // Two sources may hold the same URL: the page is the first one's, never a mix.
+      const passages = rows.filter((r) => r.sourceId === first.sourceId).map(({ anchor, section, text }) => ({ anchor, section, text }));
+      return { sourceId: first.sourceId, url, title: first.title, passages };
     },
     stats() {
       const chunks = (db.prepare(`SELECT count(*) AS n FROM chunk`).get() as { n: number }).n;

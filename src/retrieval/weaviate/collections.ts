@@ -13,10 +13,13 @@ const text = (name: string, extra: object = {}) => ({ name, dataType: "text" as 
 const keyword = (name: string) => text(name, { tokenization: "field" as const, indexSearchable: false, indexFilterable: true });
 /** Stored, not indexed: the pages a passage links to (see stored-links.ts). */
 const LINKS = text("links", { indexSearchable: false, indexFilterable: false });
+/** Stored, not indexed: a passage's place in its page, to read a page back in order. */
+const POSITION = { name: "position", dataType: "int" as const, indexFilterable: false, indexRangeFilters: false };
 
 /**
  * Creates the collections when missing: chunks (searchable title, section,
- * text and identifier parts; filterable source, generation and URL; stored links), pages
+ * text and identifier parts; filterable source, generation and URL; stored links and
+ * position in the page), pages
  * (URL and content hash per generation), and sources (the live generation).
  */
 export async function ensureCollections(client: WeaviateClient, names: IndexCollections): Promise<void> {
@@ -34,13 +37,15 @@ export async function ensureCollections(client: WeaviateClient, names: IndexColl
         text("text"),
         text("idents"),
         LINKS,
+        POSITION,
       ],
     });
   } else {
-    // Collections made before passages kept their links gain the property (empty until a source's next sync).
+    // Collections made before passages kept their links or positions gain the properties (empty until a source's next sync).
     const chunk = client.collections.use(names.chunk);
     const { properties } = await chunk.config.get();
     if (!properties.some((p) => p.name === LINKS.name)) await chunk.config.addProperty(LINKS);
+    if (!properties.some((p) => p.name === POSITION.name)) await chunk.config.addProperty(POSITION);
   }
   if (!(await client.collections.exists(names.page))) {
     await client.collections.create({ name: names.page, properties: [keyword("sourceId"), keyword("generation"), keyword("url"), keyword("hash")] });

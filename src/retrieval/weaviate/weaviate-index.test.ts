@@ -16,6 +16,7 @@ describe.skipIf(!url)(`Weaviate retriever${url ? "" : " (skipped: set WEAVIATE_U
     return {
       retrieve: index.retrieve,
       writer: index.writer,
+      readPage: index.readPage,
       cleanup: async () => {
         await index.drop();
         await index.close();

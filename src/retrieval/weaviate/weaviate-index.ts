@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import weaviate, { Filters, type WeaviateClient } from "weaviate-client";
-import type { IndexWriter, PageChunks, QueryTerm, RetrievedChunk, Retriever, VectorSearch } from "../../core/retriever.ts";
+import type { IndexWriter, PageChunks, PageReader, QueryTerm, RetrievedChunk, Retriever, VectorSearch } from "../../core/retriever.ts";
 import { identifierParts } from "../embedded/identifier-parts.ts";
 import { queryWords } from "../query-words.ts";
 import { makeTermMatcher, porterStem } from "../term-matcher.ts";
@@ -16,7 +16,8 @@ export interface WeaviateIndexOptions {
   prefix?: string;
 }
 
-type ChunkProps = { sourceId: string; generation: string; url: string; anchor: string; title: string; section: string; text: string; idents: string; links?: string };
+/** `position`: the passage's place in its page (absent on objects written before it was kept). */
+type ChunkProps = { sourceId: string; generation: string; url: string; anchor: string; title: string; section: string; text: string; idents: string; links?: string; position?: number };
 type PageProps = { sourceId: string; generation: string; url: string; hash: string };
 const BATCH = 500;
 
@@ -95,8 +96,8 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
       await insertAll(
         chunks,
         upsert.flatMap((page) =>
-          page.chunks.map((c) => ({
-            properties: { sourceId, generation: next, url: c.url, anchor: c.anchor, title: c.title, section: c.section, text: c.text, idents: identifierParts(`${c.title} ${c.section} ${c.text}`), links: storedLinks(c.links) },
+          page.chunks.map((c, position) => ({
+            properties: { sourceId, generation: next, url: c.url, anchor: c.anchor, title: c.title, section: c.section, text: c.text, idents: identifierParts(`${c.title} ${c.section} ${c.text}`), links: storedLinks(c.links), position },
             ...(c.embedding && { vectors: Array.from(c.embedding) }),
           })),
         ),
@@ -157,6 +158,18 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
     return result.objects.map(({ uuid, properties, metadata }) => ({ ...passage(uuid, properties), score: 1 - (metadata?.distance ?? 1), matched: [], titleMatched: [], headingMatched: [] }));
   };
 
+  // A page is a few dozen passages at most: fetched whole from the live generations, put in page order here.
+  const readPage: PageReader = async (url, sourceIds) => {
+    const generations = [...(await liveGenerations(sourceIds)).values()];
+    if (generations.length === 0) return null;
+    const found = await fetchAll<ChunkProps>(chunks, Filters.and(chunks.filter.byProperty("generation").containsAny(generations), chunks.filter.byProperty("url").equal(url)));
+    const first = found[0];
+    if (!first) return null;
+    // Two sources may hold the same URL: the page is one source's, never a mix.
+    const passages = found.filter((p) => p.sourceId === first.sourceId).sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
+    return { sourceId: first.sourceId, url, title: first.title, passages: passages.map(({ anchor, section, text }) => ({ anchor, section, text })) };
+  };
+
   const writer: IndexWriter = {
     async pageHashes(sourceId) {
       const live = (await liveGenerations([sourceId])).get(sourceId);
@@ -176,6 +189,7 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
     retrieve,
     vectorSearch,
     writer,
+    readPage,
     /** Deletes the collections (for tests with a throw-away prefix). */
     async drop() {
       for (const name of Object.values(names)) if (await client.collections.exists(name)) await client.collections.delete(name);

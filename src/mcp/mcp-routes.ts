@@ -1,0 +1,44 @@
+import { Hono } from "hono";
+import { createMcpHandler, type AuthInfo } from "@modelcontextprotocol/server";
+import type { AdmitDeps, Caller } from "../auth/admit.ts";
+import { admission, type AdmissionEnv } from "../http/admission.ts";
+import { limitBody } from "../http/body-limit.ts";
+import { refusalResponse } from "./mcp-errors.ts";
+import { createDocentMcpServer } from "./mcp-server.ts";
+import { mcpRequestGuards } from "./request-guards.ts";
+import type { ToolContext } from "./tools/tool-context.ts";
+
+export interface McpDeps extends AdmitDeps {
+  services: ToolContext["services"];
+  maxBodyBytes: number;
+  /** For the Host/Origin guards: the bind address, PUBLIC_URL and CORS_ORIGINS. */
+  guards: Parameters<typeof mcpRequestGuards>[0];
+}
+
+// The SDK hands the factory what the route passes as `authInfo`, untouched: the admitted caller rides in `extra`.
+const authInfoOf = (caller: Caller): AuthInfo => ({ token: caller.key.prefix, clientId: caller.key.id, scopes: [], extra: { caller } });
+function callerOf(authInfo: AuthInfo | undefined): Caller {
+  const caller = authInfo?.extra?.caller as Caller | undefined;
+  if (!caller) throw new Error("an MCP server was built for a request that was not admitted");
+  return caller;
+}
+
+/**
+ * The MCP endpoint, mounted at /mcp: Streamable HTTP, stateless (a fresh
+ * server per request, built for its caller; the SDK's handler also serves
+ * 2025-era clients statelessly and answers their GET/DELETE session calls 405).
+ * The key, its scope and its limits are checked by the same admission as
+ * every other door; a refusal is answered before any MCP work.
+ */
+export function mcpRoutes({ services, maxBodyBytes, guards, ...admitDeps }: McpDeps) {
+  const handler = createMcpHandler(({ authInfo }) => createDocentMcpServer({ services, caller: callerOf(authInfo) }), { maxRequestBodySize: maxBodyBytes });
+  const app = new Hono<AdmissionEnv>();
+  for (const guard of mcpRequestGuards(guards)) app.use("/", guard);
+  app.use("/", admission(admitDeps, { reject: false }));
+  app.all("/", limitBody(maxBodyBytes, refusalResponse), (c) => {
+    const admitted = c.get("admission");
+    if ("error" in admitted) return refusalResponse(admitted.error);
+    return handler.fetch(c.req.raw, { authInfo: authInfoOf(admitted.caller) });
+  });
+  return app;
+}

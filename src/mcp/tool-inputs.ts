@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { UUID_SHAPE } from "../core/chat-request.ts";
+
+/**
+ * The tools' arguments, bounded so a call costs what a docs question costs:
+ * a question far longer than 2,000 characters is pasted material, not a
+ * question, and 20 sources or passages is more than one answer draws on.
+ * The SDK validates calls against these before a tool runs.
+ */
+export const MAX_QUERY_CHARS = 2_000;
+export const MAX_SOURCES = 20;
+export const MAX_PASSAGES = 20;
+
+const Sources = z
+  .array(z.string().max(36).regex(UUID_SHAPE, "must be a knowledge-source id (a UUID) from list_sources"))
+  .min(1)
+  .max(MAX_SOURCES)
+  .optional()
+  .describe("Ids of the knowledge sources to use (from list_sources). Omit to let docent choose the sources that best match.");
+
+export const SearchDocsInput = z.object({
+  query: z.string().min(1).max(MAX_QUERY_CHARS).describe("What to look for: a question, a task or API names, e.g. 'create an index without blocking writes'."),
+  sources: Sources,
+  limit: z.number().int().min(1).max(MAX_PASSAGES).default(5).describe(`How many passages to return, 1 to ${MAX_PASSAGES}.`),
+});
+
+export const GetPageInput = z.object({
+  url: z.string().min(1).max(2_048).describe("The page's URL as search_docs or ask_docs gave it. A #section anchor starts the text at that section."),
+});
+
+export const AskDocsInput = z.object({
+  question: z.string().min(1).max(MAX_QUERY_CHARS).describe("The question, in plain language."),
+  sources: Sources,
+});
