@@ -15,6 +15,7 @@ import { createOpenAIEmbedder } from "./providers/openai/openai-embedder.ts";
 import { makeHybridRetriever } from "./retrieval/hybrid-retriever.ts";
 import type { Embedder } from "./core/embedder.ts";
 import type { CompletionObserver } from "./core/completion-outcome.ts";
+import { silentLogger, type Logger } from "./logging/logger.ts";
 import OpenAI from "openai";
 import { openSqliteIndex } from "./retrieval/embedded/sqlite-index.ts";
 import { createAjvValidator } from "./structured/ajv-validator.ts";
@@ -41,6 +42,8 @@ export interface AppServices {
   rateLimiter: RateLimiter;
   /** Told of every completion's outcome (usage, metrics…); add one here to follow completions. */
   completionObservers: CompletionObserver[];
+  /** Structured logs (silent unless given: the CLI prints for people). */
+  logger: Logger;
   close(): Promise<void>;
 }
 
@@ -48,7 +51,7 @@ export interface AppServices {
  * Wires configuration to adapters and the core: the database (migrated
  * first), the embedded index, the models and the chat engine.
  */
-export async function createServices(config: Config, { preloadIndex = true }: { preloadIndex?: boolean } = {}): Promise<AppServices> {
+export async function createServices(config: Config, { preloadIndex = true, logger = silentLogger() }: { preloadIndex?: boolean; logger?: Logger } = {}): Promise<AppServices> {
   // DATA_DIR holds the SQLite database and the embedded index, unless both live elsewhere.
   if (!config.DATABASE_URL || !config.WEAVIATE_URL) ensureDataDir(config.DATA_DIR);
   await migrateDatabase(config);
@@ -94,6 +97,7 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
     resources: createResourceReader({ catalog, models }),
     rateLimiter,
     completionObservers: [],
+    logger,
     async close() {
       await rateLimiter.close();
       await prisma.$disconnect();

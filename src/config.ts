@@ -125,6 +125,11 @@ export const ConfigSchema = z.object({
   SHUTDOWN_GRACE_MS: int(0, 3_600_000, 10_000),
   PUBLIC_URL: optionalUrl,
   CORS_ORIGINS: corsOrigins,
+  /** One JSON line per request (human-readable on a terminal); the question's text only with LOG_QUESTIONS. */
+  LOG_LEVEL: optionalString
+    .transform((v) => (v ?? "info").toLowerCase())
+    .pipe(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "must be fatal, error, warn, info, debug, trace or silent" })),
+  LOG_QUESTIONS: flag(false),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

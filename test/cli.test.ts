@@ -8,6 +8,7 @@ import { loadConfig } from "../src/config.ts";
 import { MIGRATIONS_DIR } from "../src/db/migrate.ts";
 import { migrationFiles } from "../src/db/migration-files.ts";
 import { startServer, type RunningServer } from "../src/server.ts";
+import { silentLogger } from "../src/logging/logger.ts";
 import { FIXTURES, tempDir, pageOf } from "./support/test-server.ts";
 
 const run = promisify(execFile);
@@ -35,7 +36,7 @@ describe("CLI", () => {
 
   beforeAll(async () => {
     dataDir = tempDir();
-    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0" }), { log: () => {} });
+    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0" }), { log: () => {}, logger: silentLogger() });
   });
   afterAll(async () => {
     await server.close();

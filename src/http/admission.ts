@@ -21,8 +21,11 @@ export function admission(deps: AdmitDeps, { reject, streamToken }: { reject: bo
     try {
       admitted = await admit(deps, { authorization: c.req.header("authorization") ?? null, streamToken: streamToken?.(c.req.raw) });
     } catch (error) {
+      const refusal = toDocentError(error);
+      const trace = c.get("trace");
+      if (trace) trace.errorCode = refusal.reason ?? refusal.code;
       if (reject) throw error;
-      c.set("admission", { error: toDocentError(error) });
+      c.set("admission", { error: refusal });
       return next();
     }
     // The key id (never the key) goes with the request's trace, and the trace with the caller to the core.

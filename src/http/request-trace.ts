@@ -5,6 +5,10 @@ import type { CompletionObserver, CompletionOutcome, InterfaceName, RequestTrace
 /** The request's trace over HTTP: the core's, plus the outcomes it collected for the request's log line. */
 export interface HttpTrace extends RequestTrace {
   readonly outcomes: CompletionOutcome[];
+  /** Why the request was refused or failed (an error's reason or code), for its log line. */
+  errorCode: string | null;
+  /** Set when no route matched; otherwise the log and metrics read the matched route pattern. */
+  route?: string;
 }
 
 export type TraceEnv = { Variables: { trace: HttpTrace } };
@@ -29,6 +33,7 @@ export function createTrace(
     requestId,
     interface: "other",
     keyId: null,
+    errorCode: null,
     outcomes,
     async complete(outcome) {
       outcomes.push(outcome);
