@@ -16,7 +16,8 @@ import { createTrpcHandler } from "./trpc/handler.ts";
 import { CORS_PATHS, corsFor } from "./http/cors.ts";
 import { playgroundRoutes } from "./playground/playground-routes.ts";
 import { labelInterface, traceRequests, type TraceEnv } from "./http/request-trace.ts";
-import { requestLog } from "./http/request-log.ts";
+import { logRequests } from "./http/request-log.ts";
+import { observeRequests } from "./http/observe-requests.ts";
 
 /** /healthz answers 200 only when "ok": "starting" until start-up work (demo ingestion) is done, "draining" while stopping. */
 export type HealthStatus = "starting" | "ok" | "draining";
@@ -36,7 +37,7 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
       onObserverError: (error, outcome) => logger.error({ err: error, request_id: outcome.requestId, completion_id: outcome.completionId }, "a completion observer failed"),
     }),
   );
-  app.use(requestLog(logger, { logQuestions: services.config.LOG_QUESTIONS }));
+  app.use(observeRequests([logRequests(logger, { logQuestions: services.config.LOG_QUESTIONS })]));
   app.use("/v1/*", labelInterface("rest"));
   app.use("/v1/responses", labelInterface("responses"));
   app.use("/graphql/*", labelInterface("graphql"));
