@@ -16,6 +16,7 @@ import { makeHybridRetriever } from "./retrieval/hybrid-retriever.ts";
 import type { Embedder } from "./core/embedder.ts";
 import type { CompletionObserver } from "./core/completion-outcome.ts";
 import { silentLogger, type Logger } from "./logging/logger.ts";
+import { createServiceMetrics, type ServiceMetrics } from "./metrics/service-metrics.ts";
 import OpenAI from "openai";
 import { openSqliteIndex } from "./retrieval/embedded/sqlite-index.ts";
 import { createAjvValidator } from "./structured/ajv-validator.ts";
@@ -44,6 +45,8 @@ export interface AppServices {
   completionObservers: CompletionObserver[];
   /** Structured logs (silent unless given: the CLI prints for people). */
   logger: Logger;
+  /** Prometheus metrics (served at /metrics); it follows completions as one of the observers. */
+  metrics: ServiceMetrics;
   close(): Promise<void>;
 }
 
@@ -85,6 +88,7 @@ export async function createServices(config: Config, { preloadIndex = true, logg
     inputLimits: { maxMessages: config.MAX_MESSAGES, maxMessageChars: config.MAX_MESSAGE_CHARS, maxInputChars: config.MAX_INPUT_CHARS },
   });
   const rateLimiter = await createRateLimiter(config);
+  const metrics = createServiceMetrics({ catalog });
   return {
     config,
     embedder,
@@ -96,8 +100,9 @@ export async function createServices(config: Config, { preloadIndex = true, logg
     engine,
     resources: createResourceReader({ catalog, models }),
     rateLimiter,
-    completionObservers: [],
+    completionObservers: [metrics.observer],
     logger,
+    metrics,
     async close() {
       await rateLimiter.close();
       await prisma.$disconnect();

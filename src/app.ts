@@ -18,6 +18,7 @@ import { playgroundRoutes } from "./playground/playground-routes.ts";
 import { labelInterface, traceRequests, type TraceEnv } from "./http/request-trace.ts";
 import { logRequests } from "./http/request-log.ts";
 import { observeRequests } from "./http/observe-requests.ts";
+import { metricsRoute } from "./http/metrics-route.ts";
 
 /** /healthz answers 200 only when "ok": "starting" until start-up work (demo ingestion) is done, "draining" while stopping. */
 export type HealthStatus = "starting" | "ok" | "draining";
@@ -37,7 +38,7 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
       onObserverError: (error, outcome) => logger.error({ err: error, request_id: outcome.requestId, completion_id: outcome.completionId }, "a completion observer failed"),
     }),
   );
-  app.use(observeRequests([logRequests(logger, { logQuestions: services.config.LOG_QUESTIONS })]));
+  app.use(observeRequests([logRequests(logger, { logQuestions: services.config.LOG_QUESTIONS }), services.metrics.onRequest]));
   app.use("/v1/*", labelInterface("rest"));
   app.use("/v1/responses", labelInterface("responses"));
   app.use("/graphql/*", labelInterface("graphql"));
@@ -45,6 +46,7 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
   app.use(rejectMalformedUrls);
 
   app.get("/healthz", (c) => c.json({ status: health() }, health() === "ok" ? 200 : 503));
+  app.get("/metrics", metricsRoute(services.metrics.registry, services.config.METRICS_TOKEN));
 
   // Other origins, when CORS_ORIGINS allows them: before admission, so preflights need no key.
   const cors = corsFor(services.config.CORS_ORIGINS);

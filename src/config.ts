@@ -130,6 +130,8 @@ export const ConfigSchema = z.object({
     .transform((v) => (v ?? "info").toLowerCase())
     .pipe(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "must be fatal, error, warn, info, debug, trace or silent" })),
   LOG_QUESTIONS: flag(false),
+  /** When set, GET /metrics needs it as a Bearer token; unset, /metrics is open to whoever reaches HOST. */
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || (v.length >= 16 && /^\S+$/.test(v)), { error: "must be at least 16 characters with no spaces (e.g. openssl rand -hex 32)" }),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -28,6 +28,7 @@ export interface StartOptions {
 /** Starts the service: services, HTTP listener, demo source, first key. */
 export async function startServer(config: Config, { log = (line: string) => console.log(line), logger = createLogger(config) }: StartOptions = {}): Promise<RunningServer> {
   const services = await createServices(config, { logger });
+  services.metrics.collectProcessMetrics();
   let health: HealthStatus = "starting";
   const app = createApp(services, { health: () => health });
   let listener: Listener;
