@@ -8,6 +8,9 @@ import { migrateDatabase } from "./db/migrate-database.ts";
 import { createPostgresClient, createSqliteClient, isPostgresUrl } from "./db/prisma-client.ts";
 import { createPrismaKeyStore } from "./db/prisma-key-store.ts";
 import { createPrismaSourceCatalog } from "./db/prisma-source-catalog.ts";
+import { createPrismaSyncLeases } from "./db/prisma-sync-leases.ts";
+import { createPrismaPageValidators } from "./db/prisma-page-validators.ts";
+import type { PageValidatorStore, SyncLeases } from "./core/source-sync.ts";
 import { createModelRegistry } from "./providers/model-registry.ts";
 import { countTokens } from "./providers/tokenizer.ts";
 import { isEnglishWord } from "./retrieval/english-words.ts";
@@ -47,6 +50,10 @@ export interface AppServices {
   logger: Logger;
   /** Prometheus metrics (served at /metrics); it follows completions as one of the observers. */
   metrics: ServiceMetrics;
+  /** One sync of a source at a time, across processes (src/sync/). */
+  syncLeases: SyncLeases;
+  /** Crawled pages' ETag/Last-Modified, for conditional requests at the next sync. */
+  pageValidators: PageValidatorStore;
   close(): Promise<void>;
 }
 
@@ -103,6 +110,8 @@ export async function createServices(config: Config, { preloadIndex = true, logg
     completionObservers: [metrics.observer],
     logger,
     metrics,
+    syncLeases: createPrismaSyncLeases(prisma),
+    pageValidators: createPrismaPageValidators(prisma),
     async close() {
       await rateLimiter.close();
       await prisma.$disconnect();
