@@ -4,6 +4,8 @@ import type { Config } from "./config.ts";
 import { ensureDemoSource } from "./demo-source.ts";
 import { listen, type Listener } from "./listener.ts";
 import { createLogger, type Logger } from "./logging/logger.ts";
+import { startSyncScheduler } from "./sync/sync-scheduler.ts";
+import { syncHolder } from "./sync/run-sync.ts";
 
 export interface RunningServer {
   /** Base URL of the service, e.g. http://127.0.0.1:8787 */
@@ -70,6 +72,14 @@ export async function startServer(config: Config, { log = (line: string) => cons
       ].join("\n"),
     );
   }
+  // Fresh sources: each due one is synced in the background (SYNC_INTERVAL, or a source's own --refresh).
+  const scheduler = startSyncScheduler({
+    deps: services,
+    logger,
+    defaultSeconds: config.SYNC_INTERVAL,
+    holder: syncHolder(),
+    onSync: (summary) => services.metrics.onSync(summary),
+  });
   health = "ok";
   logger.info({ url, public_url: publicUrl }, `docent: serving ${url}/v1 (models: ${services.models.list().map((m) => `${m.id} → ${m.resolvesTo}${m.available ? "" : " (not configured)"}`).join(", ")})`);
 
@@ -79,7 +89,7 @@ export async function startServer(config: Config, { log = (line: string) => cons
     firstKey,
     close({ graceMs = 0 } = {}) {
       health = "draining";
-      closing ??= listener.stop(graceMs).then(() => services.close());
+      closing ??= Promise.all([listener.stop(graceMs), scheduler.stop()]).then(() => services.close());
       return closing;
     },
   };

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { CompletionObserver, CompletionOutcome } from "../core/completion-outcome.ts";
 import type { SourceCatalog } from "../core/source-catalog.ts";
+import type { SyncSummary } from "../core/source-sync.ts";
 import type { RequestRecord } from "../http/observe-requests.ts";
 
 /** Request latencies run from milliseconds (an error, a list) to minutes (a long provider answer). */
@@ -56,6 +57,34 @@ export function createServiceMetrics({ catalog }: { catalog: Pick<SourceCatalog,
     },
   });
 
+  new Gauge({
+    name: "docent_source_last_sync_timestamp_seconds",
+    help: "When each source was last read from its origin successfully (Unix seconds; absent before its first recorded sync).",
+    labelNames: ["source_id", "source"],
+    registers,
+    async collect() {
+      this.reset();
+      for (const s of await sources()) if (s.lastSyncedAt) this.set({ source_id: s.id, source: s.name }, s.lastSyncedAt.getTime() / 1000);
+    },
+  });
+  new Gauge({
+    name: "docent_source_last_sync_ok",
+    help: "1 when a source's last sync succeeded, 0 when it failed.",
+    labelNames: ["source_id", "source"],
+    registers,
+    async collect() {
+      this.reset();
+      for (const s of await sources()) if (s.lastSync) this.set({ source_id: s.id, source: s.name }, s.lastSync.status === "ok" ? 1 : 0);
+    },
+  });
+  const syncs = new Counter({ name: "docent_source_syncs_total", help: "Syncs this server ran on its schedule, by result.", labelNames: ["status"], registers });
+  const syncPages = new Counter({
+    name: "docent_source_sync_pages_total",
+    help: "Pages seen by this server's scheduled syncs: added, changed, removed, unchanged (downloaded, same content) and not_modified (304, not downloaded).",
+    labelNames: ["result"],
+    registers,
+  });
+
   const modelOf = (outcomes: readonly CompletionOutcome[]) => (outcomes.length === 0 ? "none" : [...new Set(outcomes.map((o) => o.model))].sort().join(","));
 
   const observer: CompletionObserver = {
@@ -83,6 +112,15 @@ export function createServiceMetrics({ catalog }: { catalog: Pick<SourceCatalog,
     },
     /** Registered among the completion observers. */
     observer,
+    /** Told of each sync the server's schedule ran. */
+    onSync(summary: SyncSummary) {
+      syncs.inc({ status: summary.status });
+      syncPages.inc({ result: "added" }, summary.added);
+      syncPages.inc({ result: "changed" }, summary.changed);
+      syncPages.inc({ result: "removed" }, summary.removed);
+      syncPages.inc({ result: "unchanged" }, summary.unchanged - summary.notModified);
+      syncPages.inc({ result: "not_modified" }, summary.notModified);
+    },
     /** Listens to every request's end. */
     onRequest(record: RequestRecord) {
       const labels = { route: record.route, interface: record.interface, status: String(record.status), model: modelOf(record.outcomes) };
