@@ -115,7 +115,7 @@ export async function sourcesCommand(services: AppServices, [action, ...rest]: s
     }
     case "sync": {
       const id = rest[0];
-      if (flags.all === (id !== undefined)) throw new UsageError("sources sync needs the source's ID (see sources list), or --all");
+      if (Boolean(flags.all) === (id !== undefined)) throw new UsageError("sources sync needs the source's ID (see sources list), or --all");
       const holder = syncHolder();
       if (id) {
         const source = await services.catalog.get(id);
