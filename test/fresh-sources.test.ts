@@ -131,18 +131,21 @@ describe("fresh sources", () => {
   });
 
   it("never runs two syncs of one source at once: a CLI sync while the server syncs is refused", async () => {
-    // Due again, and a slow site: the restarted server's schedule syncs at once and holds the lease a while.
-    site.slow(400);
+    // Due again, and a site that holds its answers: the restarted server's schedule syncs at once and keeps the lease until released.
     await server!.services.catalog.setRefresh(sourceId, 1);
     await server!.close();
-    await start();
-    const holder = await until("the server's sync to take the lease", () => server!.services.syncLeases.holder(sourceId));
-    const refused = await cli("sources", "sync", sourceId);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`The source ${sourceId} is being synced by ${holder.holder}`);
+    const release = site.hold();
+    try {
+      await start();
+      const holder = await until("the server's sync to take the lease", () => server!.services.syncLeases.holder(sourceId));
+      const refused = await cli("sources", "sync", sourceId);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`The source ${sourceId} is being synced by ${holder.holder}`);
+    } finally {
+      release();
+    }
     await until("the server's sync to end", async () => !(await server!.services.syncLeases.holder(sourceId)));
     await server!.services.catalog.setRefresh(sourceId, 3600);
-    site.slow(0);
   });
 
   it("keeps its schedule across restarts: a source synced recently waits, an overdue one is synced at start", async () => {

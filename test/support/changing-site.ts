@@ -8,7 +8,7 @@ const page = (title: string, body: string) => `<html><head><title>${title}</titl
  * A local documentation site whose pages can change between crawls, and that
  * answers conditional requests as a static file server does (ETag and
  * Last-Modified; 304 when unchanged). It counts what it was asked and what it
- * answered, and can answer slowly. Never the internet.
+ * answered, and can answer slowly or hold its answers. Never the internet.
  */
 export async function startChangingSite(pages: Record<string, { title: string; body: string }>) {
   const files = new Map<string, { html: string; etag: string; modified: string }>();
@@ -19,6 +19,7 @@ export async function startChangingSite(pages: Record<string, { title: string; b
   for (const [path, p] of Object.entries(pages)) set(path, p.title, p.body);
   const log: Array<{ path: string; status: number; conditional: boolean }> = [];
   let delayMs = 0;
+  let gate: Promise<void> | null = null;
   let active = 0;
   let maxActive = 0;
   const server = http.createServer(async (req, res) => {
@@ -27,6 +28,7 @@ export async function startChangingSite(pages: Record<string, { title: string; b
     active++;
     maxActive = Math.max(maxActive, active);
     if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+    if (gate) await gate;
     active--;
     const file = files.get(path);
     const answer = (status: number, headers: Record<string, string> = {}, body?: string) => {
@@ -52,6 +54,15 @@ export async function startChangingSite(pages: Record<string, { title: string; b
       return log.length;
     },
     slow: (ms: number) => (delayMs = ms),
+    /** Holds every answer until the returned function is called. */
+    hold() {
+      let open = () => {};
+      gate = new Promise<void>((r) => (open = r));
+      return () => {
+        gate = null;
+        open();
+      };
+    },
     get maxActive() {
       return maxActive;
     },
