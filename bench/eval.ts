@@ -7,6 +7,7 @@ import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
 import { rankPages } from "../src/core/rank-pages.ts";
 import { startServer } from "../src/server.ts";
+import { silentLogger } from "../src/logging/logger.ts";
 import { documentationDir, type EvalSource } from "./debian-docs.ts";
 
 /**
@@ -42,7 +43,7 @@ export const normaliseUrl = (url: string) => url.replace(/#.*$/, "").replace(/\/
 const dataDir = values["data-dir"] ? path.resolve(values["data-dir"]) : fs.mkdtempSync(path.join(os.tmpdir(), "docent-eval-"));
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI|ANTHROPIC|EMBEDDINGS)_/.test(k)));
 // Questions go one after another as fast as answers come: no per-minute budget for this one key.
-const server = await startServer(loadConfig({ ...env, DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0", AGENT_MODEL: "extractive", RATE_LIMIT_PER_MINUTE: "0" }), { log: () => {} });
+const server = await startServer(loadConfig({ ...env, DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0", AGENT_MODEL: "extractive", RATE_LIMIT_PER_MINUTE: "0" }), { log: () => {}, logger: silentLogger() });
 const key = (await server.services.keys.create("eval")).key;
 
 const ids = new Map<string, string>();

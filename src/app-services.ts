@@ -8,12 +8,18 @@ import { migrateDatabase } from "./db/migrate-database.ts";
 import { createPostgresClient, createSqliteClient, isPostgresUrl } from "./db/prisma-client.ts";
 import { createPrismaKeyStore } from "./db/prisma-key-store.ts";
 import { createPrismaSourceCatalog } from "./db/prisma-source-catalog.ts";
+import { createPrismaSyncLeases } from "./db/prisma-sync-leases.ts";
+import { createPrismaPageValidators } from "./db/prisma-page-validators.ts";
+import type { PageValidatorStore, SyncLeases } from "./core/source-sync.ts";
 import { createModelRegistry } from "./providers/model-registry.ts";
 import { countTokens } from "./providers/tokenizer.ts";
 import { isEnglishWord } from "./retrieval/english-words.ts";
 import { createOpenAIEmbedder } from "./providers/openai/openai-embedder.ts";
 import { makeHybridRetriever } from "./retrieval/hybrid-retriever.ts";
 import type { Embedder } from "./core/embedder.ts";
+import type { CompletionObserver } from "./core/completion-outcome.ts";
+import { silentLogger, type Logger } from "./logging/logger.ts";
+import { createServiceMetrics, type ServiceMetrics } from "./metrics/service-metrics.ts";
 import OpenAI from "openai";
 import { openSqliteIndex } from "./retrieval/embedded/sqlite-index.ts";
 import { createAjvValidator } from "./structured/ajv-validator.ts";
@@ -38,6 +44,16 @@ export interface AppServices {
   resources: ResourceReader;
   /** Per-key request rate and concurrency, acquired once per request by http/admission.ts for every interface. */
   rateLimiter: RateLimiter;
+  /** Told of every completion's outcome (usage, metrics…); add one here to follow completions. */
+  completionObservers: CompletionObserver[];
+  /** Structured logs (silent unless given: the CLI prints for people). */
+  logger: Logger;
+  /** Prometheus metrics (served at /metrics); it follows completions as one of the observers. */
+  metrics: ServiceMetrics;
+  /** One sync of a source at a time, across processes (src/sync/). */
+  syncLeases: SyncLeases;
+  /** Crawled pages' ETag/Last-Modified, for conditional requests at the next sync. */
+  pageValidators: PageValidatorStore;
   close(): Promise<void>;
 }
 
@@ -45,7 +61,7 @@ export interface AppServices {
  * Wires configuration to adapters and the core: the database (migrated
  * first), the embedded index, the models and the chat engine.
  */
-export async function createServices(config: Config, { preloadIndex = true }: { preloadIndex?: boolean } = {}): Promise<AppServices> {
+export async function createServices(config: Config, { preloadIndex = true, logger = silentLogger() }: { preloadIndex?: boolean; logger?: Logger } = {}): Promise<AppServices> {
   // DATA_DIR holds the SQLite database and the embedded index, unless both live elsewhere.
   if (!config.DATABASE_URL || !config.WEAVIATE_URL) ensureDataDir(config.DATA_DIR);
   await migrateDatabase(config);
@@ -79,6 +95,7 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
     inputLimits: { maxMessages: config.MAX_MESSAGES, maxMessageChars: config.MAX_MESSAGE_CHARS, maxInputChars: config.MAX_INPUT_CHARS },
   });
   const rateLimiter = await createRateLimiter(config);
+  const metrics = createServiceMetrics({ catalog });
   return {
     config,
     embedder,
@@ -90,6 +107,11 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
     engine,
     resources: createResourceReader({ catalog, models, readPage: index.readPage }),
     rateLimiter,
+    completionObservers: [metrics.observer],
+    logger,
+    metrics,
+    syncLeases: createPrismaSyncLeases(prisma),
+    pageValidators: createPrismaPageValidators(prisma),
     async close() {
       await rateLimiter.close();
       await prisma.$disconnect();

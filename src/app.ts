@@ -18,21 +18,39 @@ import { createTrpcHandler } from "./trpc/handler.ts";
 import { mcpRoutes } from "./mcp/mcp-routes.ts";
 import { CORS_PATHS, corsFor } from "./http/cors.ts";
 import { playgroundRoutes } from "./playground/playground-routes.ts";
+import { labelInterface, traceRequests, type TraceEnv } from "./http/request-trace.ts";
+import { logRequests } from "./http/request-log.ts";
+import { observeRequests } from "./http/observe-requests.ts";
+import { metricsRoute } from "./http/metrics-route.ts";
 
 /** /healthz answers 200 only when "ok": "starting" until start-up work (demo ingestion) is done, "draining" while stopping. */
 export type HealthStatus = "starting" | "ok" | "draining";
 
 export interface AppOptions {
   health?: () => HealthStatus;
-  log?: (line: string) => void;
 }
 
 /** The HTTP application: REST at /v1, GraphQL at /graphql, tRPC at /trpc, MCP at /mcp, the playground at /, on one Hono app. */
-export function createApp(services: AppServices, { health = () => "ok", log = (l) => console.error(l) }: AppOptions = {}) {
-  const app = new Hono<AdmissionEnv>();
+export function createApp(services: AppServices, { health = () => "ok" }: AppOptions = {}) {
+  const { logger } = services;
+  const app = new Hono<AdmissionEnv & TraceEnv>();
+  // Every request gets a trace (request id, door, key id) that collects its completions' outcomes for the
+  // observers, and one log line when its response has ended.
+  app.use(
+    traceRequests(services.completionObservers, {
+      onObserverError: (error, outcome) => logger.error({ err: error, request_id: outcome.requestId, completion_id: outcome.completionId }, "a completion observer failed"),
+    }),
+  );
+  app.use(observeRequests([logRequests(logger, { logQuestions: services.config.LOG_QUESTIONS }), services.metrics.onRequest]));
+  app.use("/v1/*", labelInterface("rest"));
+  app.use("/v1/responses", labelInterface("responses"));
+  app.use("/graphql/*", labelInterface("graphql"));
+  app.use("/trpc/*", labelInterface("trpc"));
+  app.use("/mcp/*", labelInterface("mcp"));
   app.use(rejectMalformedUrls);
 
   app.get("/healthz", (c) => c.json({ status: health() }, health() === "ok" ? 200 : 503));
+  app.get("/metrics", metricsRoute(services.metrics.registry, services.config.METRICS_TOKEN));
 
   // Other origins, when CORS_ORIGINS allows them: before admission, so preflights need no key.
   const cors = corsFor(services.config.CORS_ORIGINS);
@@ -67,10 +85,19 @@ export function createApp(services: AppServices, { health = () => "ok", log = (l
   // The bundled documentation, rendered, so the demo source's references open in a browser.
   app.route("/docs", bundledDocsRoutes());
 
-  app.notFound((c) => errorResponse(notFound(`Unknown route: ${c.req.method} ${c.req.path}.`, null, "unknown_url")));
+  app.notFound((c) => {
+    const trace = c.get("trace");
+    if (trace) {
+      trace.errorCode = "unknown_url";
+      trace.route = "unmatched";
+    }
+    return errorResponse(notFound(`Unknown route: ${c.req.method} ${c.req.path}.`, null, "unknown_url"));
+  });
   app.onError((error, c) => {
     const docentError = toDocentError(error);
-    if (docentError.code === "INTERNAL_SERVER_ERROR") log(`error: ${c.req.method} ${c.req.path}: ${(error as Error)?.stack ?? error}`);
+    const trace = c.get("trace");
+    if (trace) trace.errorCode = docentError.reason ?? docentError.code;
+    if (docentError.code === "INTERNAL_SERVER_ERROR") logger.error({ err: error, request_id: trace?.requestId, method: c.req.method }, "unexpected error");
     return errorResponse(docentError);
   });
   return app;

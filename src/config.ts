@@ -3,6 +3,7 @@ import { z } from "zod";
 import { DEFAULT_MIN_SIMILARITY } from "./core/chat-engine.ts";
 import { REQUEST_BOUNDS } from "./core/chat-request.ts";
 import { DEFAULT_INPUT_LIMITS } from "./core/input-limits.ts";
+import { parseInterval } from "./sync/interval.ts";
 
 /**
  * Every setting comes from the environment, validated here once at start-up.
@@ -125,6 +126,23 @@ export const ConfigSchema = z.object({
   SHUTDOWN_GRACE_MS: int(0, 3_600_000, 10_000),
   PUBLIC_URL: optionalUrl,
   CORS_ORIGINS: corsOrigins,
+  /** One JSON line per request (human-readable on a terminal); the question's text only with LOG_QUESTIONS. */
+  LOG_LEVEL: optionalString
+    .transform((v) => (v ?? "info").toLowerCase())
+    .pipe(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "must be fatal, error, warn, info, debug, trace or silent" })),
+  LOG_QUESTIONS: flag(false),
+  /** When set, GET /metrics needs it as a Bearer token; unset, /metrics is open to whoever reaches HOST. */
+  /** How often the server re-syncs every source (seconds; sources add --refresh overrides per source); unset or off: only those with their own. */
+  SYNC_INTERVAL: optionalString.transform((v, ctx) => {
+    if (v === undefined) return 0;
+    const seconds = parseInterval(v);
+    if (seconds === null) {
+      ctx.addIssue({ code: "custom", message: "must be a duration such as 30m, 24h or 7d (at most 365d), or off" });
+      return z.NEVER;
+    }
+    return seconds;
+  }),
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || (v.length >= 16 && /^\S+$/.test(v)), { error: "must be at least 16 characters with no spaces (e.g. openssl rand -hex 32)" }),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

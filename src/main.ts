@@ -15,9 +15,10 @@ async function stop(signal: NodeJS.Signals) {
   // A terminal's Ctrl-C reaches both npm and us, and npm forwards it again: one stop is enough.
   if (stopping || !server || !config) return;
   stopping = true;
-  console.log(`docent: ${signal} received; stopping (requests in flight get up to ${config.SHUTDOWN_GRACE_MS} ms).`);
+  const { logger } = server.services;
+  logger.info({ signal }, `docent: ${signal} received; stopping (requests in flight get up to ${config.SHUTDOWN_GRACE_MS} ms).`);
   await server.close({ graceMs: config.SHUTDOWN_GRACE_MS });
-  console.log("docent: stopped.");
+  logger.info("docent: stopped.");
   process.exit(0);
 }
 

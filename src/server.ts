@@ -3,6 +3,9 @@ import { createServices, type AppServices } from "./app-services.ts";
 import type { Config } from "./config.ts";
 import { ensureDemoSource } from "./demo-source.ts";
 import { listen, type Listener } from "./listener.ts";
+import { createLogger, type Logger } from "./logging/logger.ts";
+import { startSyncScheduler } from "./sync/sync-scheduler.ts";
+import { syncHolder } from "./sync/run-sync.ts";
 
 export interface RunningServer {
   /** Base URL of the service, e.g. http://127.0.0.1:8787 */
@@ -17,9 +20,17 @@ export interface RunningServer {
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
+export interface StartOptions {
+  /** Where the first API key is shown, once, to the person starting the service (never to the logger). */
+  log?: (line: string) => void;
+  /** Structured logs: start-up, one line per request, errors (default: stdout at LOG_LEVEL). */
+  logger?: Logger;
+}
+
 /** Starts the service: services, HTTP listener, demo source, first key. */
-export async function startServer(config: Config, { log = (line: string) => console.log(line) } = {}): Promise<RunningServer> {
-  const services = await createServices(config);
+export async function startServer(config: Config, { log = (line: string) => console.log(line), logger = createLogger(config) }: StartOptions = {}): Promise<RunningServer> {
+  const services = await createServices(config, { logger });
+  services.metrics.collectProcessMetrics();
   let health: HealthStatus = "starting";
   const app = createApp(services, { health: () => health });
   let listener: Listener;
@@ -38,9 +49,9 @@ export async function startServer(config: Config, { log = (line: string) => cons
     // The demo is a convenience: if it cannot be built (say, the embeddings service is down), serve without it.
     try {
       const demo = await ensureDemoSource(services, publicUrl);
-      if (demo) log(`docent: demo source "${demo.source.name}" ready (${demo.pages} pages, ${demo.chunks} chunks).`);
+      if (demo) logger.info({ source_id: demo.source.id, pages: demo.pages, chunks: demo.chunks }, `docent: demo source "${demo.source.name}" ready (${demo.pages} pages, ${demo.chunks} chunks).`);
     } catch (error) {
-      log(`docent: the demo source could not be ingested (${(error as Error).message}); serving without it.`);
+      logger.warn({ err: error }, `docent: the demo source could not be ingested (${(error as Error).message}); serving without it.`);
     }
   }
   let firstKey: string | null = null;
@@ -61,8 +72,16 @@ export async function startServer(config: Config, { log = (line: string) => cons
       ].join("\n"),
     );
   }
+  // Fresh sources: each due one is synced in the background (SYNC_INTERVAL, or a source's own --refresh).
+  const scheduler = startSyncScheduler({
+    deps: services,
+    logger,
+    defaultSeconds: config.SYNC_INTERVAL,
+    holder: syncHolder(),
+    onSync: (summary) => services.metrics.onSync(summary),
+  });
   health = "ok";
-  log(`docent: serving ${url}/v1 (models: ${services.models.list().map((m) => `${m.id} → ${m.resolvesTo}${m.available ? "" : " (not configured)"}`).join(", ")})`);
+  logger.info({ url, public_url: publicUrl }, `docent: serving ${url}/v1 (models: ${services.models.list().map((m) => `${m.id} → ${m.resolvesTo}${m.available ? "" : " (not configured)"}`).join(", ")})`);
 
   return {
     url,
@@ -70,7 +89,7 @@ export async function startServer(config: Config, { log = (line: string) => cons
     firstKey,
     close({ graceMs = 0 } = {}) {
       health = "draining";
-      closing ??= listener.stop(graceMs).then(() => services.close());
+      closing ??= Promise.all([listener.stop(graceMs), scheduler.stop()]).then(() => services.close());
       return closing;
     },
   };

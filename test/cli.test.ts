@@ -8,6 +8,7 @@ import { loadConfig } from "../src/config.ts";
 import { MIGRATIONS_DIR } from "../src/db/migrate.ts";
 import { migrationFiles } from "../src/db/migration-files.ts";
 import { startServer, type RunningServer } from "../src/server.ts";
+import { silentLogger } from "../src/logging/logger.ts";
 import { FIXTURES, tempDir, pageOf } from "./support/test-server.ts";
 
 const run = promisify(execFile);
@@ -35,7 +36,7 @@ describe("CLI", () => {
 
   beforeAll(async () => {
     dataDir = tempDir();
-    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0" }), { log: () => {} });
+    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0" }), { log: () => {}, logger: silentLogger() });
   });
   afterAll(async () => {
     await server.close();
@@ -157,7 +158,35 @@ describe("CLI", () => {
     expect(badUrl.stderr).toMatch(/http or https/);
     const usage = await cli("sources", "add", "--name", "X");
     expect(usage.code).toBe(2);
+    expect((await cli("sources", "sync")).code).toBe(2);
     expect(JSON.parse((await cli("sources", "list", "--json")).stdout)).toEqual([]);
+  });
+
+  it("sources sync --all syncs each source, records a failure without naming the folder, and exits 1 if any failed", async () => {
+    const folder = path.join(tempDir(), "gone");
+    fs.cpSync(path.join(FIXTURES, "pg"), folder, { recursive: true });
+    const gone = JSON.parse((await cli("sources", "add", "--name", "Gone", "--dir", folder, "--base-url", "https://www.postgresql.org/docs/15/", "--json")).stdout);
+    const kept = JSON.parse((await cli("sources", "add", "--name", "Kept", "--dir", path.join(FIXTURES, "sqlite"), "--base-url", "https://www.sqlite.org/", "--json")).stdout);
+    fs.rmSync(folder, { recursive: true });
+    const syncedBefore = (await server.services.catalog.get(gone.id))!.lastSyncedAt;
+    expect(syncedBefore).toBeInstanceOf(Date);
+    try {
+      const all = await cli("sources", "sync", "--all", "--json");
+      expect(all.code).toBe(1);
+      const results = JSON.parse(all.stdout);
+      expect(results).toEqual([
+        expect.objectContaining({ id: gone.id, status: "failed", error: { code: expect.any(String), message: expect.stringContaining("the source's folder") } }),
+        expect.objectContaining({ id: kept.id, status: "ok", unchanged: 2 }),
+      ]);
+      expect(all.stdout).not.toContain(folder);
+      const source = (await server.services.catalog.get(gone.id))!;
+      expect(source.lastSync).toMatchObject({ status: "failed", trigger: "manual" });
+      // A failed sync leaves last_synced_at where the last good one put it.
+      expect(source.lastSyncedAt).toEqual(syncedBefore);
+    } finally {
+      await cli("sources", "remove", gone.id);
+      await cli("sources", "remove", kept.id);
+    }
   });
 
   it("applies migrations with db migrate", async () => {

@@ -8,6 +8,7 @@ import { DEMO_SOURCE_NAME } from "../src/demo-source.ts";
 import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
 import { startServer, type RunningServer } from "../src/server.ts";
+import { silentLogger } from "../src/logging/logger.ts";
 import { freePort, ROOT } from "./support/spawn-server.ts";
 import { FIXTURES, tempDir } from "./support/test-server.ts";
 
@@ -20,7 +21,7 @@ describe("the demo source follows the server", () => {
   let server: RunningServer | undefined;
   const start = async (port: number) => {
     await server?.close();
-    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: String(port) }), { log: () => {} });
+    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: String(port) }), { log: () => {}, logger: silentLogger() });
     return server;
   };
   const ask = async (s: RunningServer) => {

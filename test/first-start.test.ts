@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { DEMO_SOURCE_NAME } from "../src/demo-source.ts";
 import { startServer, type RunningServer } from "../src/server.ts";
+import { silentLogger } from "../src/logging/logger.ts";
 import { tempDir, pageOf } from "./support/test-server.ts";
 
 /** A newcomer's first start: no keys, no sources, no provider key. */
@@ -13,7 +14,7 @@ describe("first start on an empty data dir", () => {
   const lines: string[] = [];
   beforeAll(async () => {
     dataDir = tempDir();
-    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0" }), { log: (l) => lines.push(l) });
+    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0" }), { log: (l) => lines.push(l), logger: silentLogger() });
   });
   afterAll(async () => {
     await server.close();
@@ -42,12 +43,12 @@ describe("first start on an empty data dir", () => {
   it("creates no further key on the next start, and DOCENT_DEMO=0 skips the demo", async () => {
     await server.close();
     const emptyDir = tempDir();
-    const again = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0" }), { log: () => {} });
+    const again = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0" }), { log: () => {}, logger: silentLogger() });
     expect(again.firstKey).toBeNull();
     await again.close();
-    const noDemo = await startServer(loadConfig({ DATA_DIR: emptyDir, PORT: "0", DOCENT_DEMO: "0" }), { log: () => {} });
+    const noDemo = await startServer(loadConfig({ DATA_DIR: emptyDir, PORT: "0", DOCENT_DEMO: "0" }), { log: () => {}, logger: silentLogger() });
     expect(await noDemo.services.catalog.list()).toEqual([]);
     await noDemo.close();
-    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0" }), { log: () => {} });
+    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0" }), { log: () => {}, logger: silentLogger() });
   });
 });

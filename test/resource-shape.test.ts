@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { graphqlRequest, trpcClient } from "./support/clients.ts";
 import { FIXTURES, startTestServer, type TestServer } from "./support/test-server.ts";
 
-/** snake_case keys → camelCase, as GraphQL names the same fields. */
-const camel = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]));
+/** snake_case keys → camelCase, as GraphQL names the same fields (nested objects too). */
+const camel = (o: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v && typeof v === "object" && !Array.isArray(v) ? camel(v as Record<string, unknown>) : v]));
 
 describe("one resource shape on every interface", () => {
   let server: TestServer;
@@ -15,6 +16,23 @@ describe("one resource shape on every interface", () => {
   const rest = async (path: string) => (await fetch(`${server.url}/v1${path}`, { headers: { authorization: `Bearer ${server.key}` } })).json();
 
   it("a source and a model are the same object on REST, tRPC and GraphQL", async () => {
+    // One source with a recorded sync, so its last_sync object is compared too.
+    await server.services.catalog.recordSync(server.sources.sqlite, {
+      status: "failed",
+      trigger: "schedule",
+      startedAt: "2026-11-23T10:00:00.000Z",
+      finishedAt: "2026-11-23T10:00:02.500Z",
+      seconds: 2.5,
+      added: 0,
+      changed: 0,
+      removed: 0,
+      unchanged: 0,
+      notModified: 0,
+      skipped: 0,
+      pages: 0,
+      chunks: 0,
+      error: { code: "unreachable_url", message: "https://www.sqlite.org/ answered HTTP 503." },
+    });
     const restSources = (await rest("/sources")).data;
     const restModels = (await rest("/models")).data;
     const restOne = await rest(`/sources/${server.sources.pg}`);
@@ -26,10 +44,12 @@ describe("one resource shape on every interface", () => {
     const { body } = await graphqlRequest(
       server.url,
       server.key,
-      `{ sources { id object name description baseUrl pages chunks createdAt updatedAt }
+      `{ sources { id object name description baseUrl pages chunks createdAt updatedAt lastSyncedAt
+           lastSync { status trigger startedAt finishedAt seconds added changed removed unchanged notModified skipped error { code message } } }
          models { id object created ownedBy resolvesTo structuredResolvesTo available unavailableReason } }`,
     );
     expect(body.data.sources).toEqual(restSources.map(camel));
+    expect(restSources.find((s: { id: string }) => s.id === server.sources.sqlite).last_sync).toMatchObject({ status: "failed", finished_at: 1795428002, error: { code: "unreachable_url" } });
     // GraphQL lists every field (null where REST omits one).
     expect(body.data.models).toEqual(restModels.map((m: Record<string, unknown>) => ({ structuredResolvesTo: null, ...camel(m) })));
   });

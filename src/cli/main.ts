@@ -7,6 +7,7 @@ import { keysCommand } from "./keys-command.ts";
 import { UsageError } from "./output.ts";
 import { sourcesCommand } from "./sources-command.ts";
 import { StartupError } from "../startup-error.ts";
+import { SyncInProgressError } from "../sync/run-sync.ts";
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -15,11 +16,15 @@ const USAGE = `Usage: npm run cli -- <command>
                                        some sources (ids or names) and expiring after 90m, 12h, 30d…
   keys list [--json]                   list keys with their scope, expiry and status (never the secrets)
   keys revoke ID                       revoke a key
-  sources add --name NAME --dir PATH --base-url URL [--description TEXT] [--json]
+  sources add --name NAME --dir PATH --base-url URL [--description TEXT] [--refresh 24h] [--json]
                                        ingest a folder of HTML/Markdown as a knowledge source
-  sources add --name NAME --url URL [--sitemap URL] [--max-pages N] [--description TEXT] [--json]
-                                       crawl a documentation site (within URL's folder, robots.txt honoured)
-  sources sync ID [--json]             re-ingest a source from its folder: only changed pages
+  sources add --name NAME --url URL [--sitemap URL] [--max-pages N] [--description TEXT] [--refresh 24h] [--json]
+                                       crawl a documentation site (within URL's folder, robots.txt honoured);
+                                       --refresh: how often a running server re-syncs it (off: never;
+                                       default: SYNC_INTERVAL)
+  sources sync ID [--json]             re-read a source from its folder or site: only changed pages
+                                       (a crawl asks for pages changed since the last sync)
+  sources sync --all [--json]          every source in turn, for cron; exit code 1 if any failed
   sources list [--json]                list knowledge sources
   sources remove ID                    remove a knowledge source
   db migrate                           apply database migrations`;
@@ -41,6 +46,8 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
         description: { type: "string" },
         sources: { type: "string" },
         "expires-in": { type: "string" },
+        refresh: { type: "string" },
+        all: { type: "boolean" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -67,7 +74,7 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
     const services = await createServices(config, { preloadIndex: false });
     try {
       if (group === "keys") await keysCommand(services, rest, parsed.values, print);
-      else await sourcesCommand(services, rest, parsed.values, print);
+      else return (await sourcesCommand(services, rest, parsed.values, print, printError)) ?? 0;
     } finally {
       await services.close();
     }
@@ -77,7 +84,7 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
       printError(`docent: ${error.message}`);
       return 2;
     }
-    if (error instanceof ConfigError || error instanceof StartupError || error instanceof DocentError) {
+    if (error instanceof ConfigError || error instanceof StartupError || error instanceof DocentError || error instanceof SyncInProgressError) {
       printError(`docent: ${error.message}`);
       return 1;
     }

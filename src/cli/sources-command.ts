@@ -1,9 +1,13 @@
 import path from "node:path";
 import type { AppServices } from "../app-services.ts";
-import { ingestDocuments, removeSource, type IngestResult } from "../ingest/ingest-documents.ts";
+import type { SourceInfo } from "../core/source-catalog.ts";
+import type { SyncSummary } from "../core/source-sync.ts";
+import { removeSource, type IngestResult } from "../ingest/ingest-documents.ts";
 import { crawl, folderOf } from "../ingest/crawl.ts";
-import { listDocuments, type SourceDocument } from "../ingest/list-documents.ts";
-import { BUNDLED_ORIGIN, bundledDocuments } from "../demo-source.ts";
+import { listDocuments } from "../ingest/list-documents.ts";
+import { documentsOf } from "../sync/documents-of.ts";
+import { formatInterval, parseInterval } from "../sync/interval.ts";
+import { runSync, syncHolder, SyncInProgressError, type SyncRun } from "../sync/run-sync.ts";
 import { table, UsageError } from "./output.ts";
 
 export interface SourceFlags {
@@ -14,14 +18,9 @@ export interface SourceFlags {
   "max-pages"?: string;
   "base-url"?: string;
   description?: string;
+  refresh?: string;
+  all?: boolean;
   json?: boolean;
-}
-
-/** The documents a source was made from, read again: its site, the bundled docs (the demo) or its folder. */
-function documentsOf(origin: string): SourceDocument[] | AsyncIterable<SourceDocument> {
-  if (/^https?:\/\//.test(origin)) return crawl({ url: origin });
-  if (origin === BUNDLED_ORIGIN) return bundledDocuments();
-  return listDocuments(origin);
 }
 
 /** A progress line on a terminal only; scripts and CI see just the summary. */
@@ -37,85 +36,147 @@ function progress(label: string) {
   };
 }
 
-function report(verb: string, result: IngestResult, json: boolean | undefined, print: (s: string) => void) {
+function reportObject(result: IngestResult) {
   const { source } = result;
-  if (json) {
-    print(
-      JSON.stringify({
-        id: source.id,
-        name: source.name,
-        base_url: source.baseUrl,
-        pages: result.pages,
-        chunks: result.chunks,
-        added: result.added,
-        changed: result.changed,
-        removed: result.removed,
-        unchanged: result.unchanged,
-        skipped: result.skipped,
-        not_content: result.notContent,
-        seconds: Number(result.seconds.toFixed(3)),
-      }),
-    );
-  } else {
-    print(
-      `${verb} "${source.name}" (id ${source.id}): ${result.added} added, ${result.changed} changed, ${result.removed} removed, ${result.unchanged} unchanged pages; ` +
-        `${result.skipped} unreadable files skipped, ${result.notContent} non-content pages left out; now ${result.pages} pages, ${result.chunks} chunks; ${result.seconds.toFixed(1)} s.`,
-    );
-  }
+  return {
+    id: source.id,
+    name: source.name,
+    base_url: source.baseUrl,
+    pages: result.pages,
+    chunks: result.chunks,
+    added: result.added,
+    changed: result.changed,
+    removed: result.removed,
+    unchanged: result.unchanged,
+    not_modified: result.notModified,
+    skipped: result.skipped,
+    not_content: result.notContent,
+    seconds: Number(result.seconds.toFixed(3)),
+  };
 }
 
-export async function sourcesCommand(services: AppServices, [action, ...rest]: string[], flags: SourceFlags, print: (s: string) => void) {
+function reportLine(verb: string, result: IngestResult) {
+  const { source } = result;
+  const notModified = result.notModified > 0 ? ` (${result.notModified} not downloaded: the server said not modified)` : "";
+  return (
+    `${verb} "${source.name}" (id ${source.id}): ${result.added} added, ${result.changed} changed, ${result.removed} removed, ${result.unchanged} unchanged pages${notModified}; ` +
+    `${result.skipped} unreadable files skipped, ${result.notContent} non-content pages left out; now ${result.pages} pages, ${result.chunks} chunks; ${result.seconds.toFixed(1)} s.`
+  );
+}
+
+function report(verb: string, result: IngestResult, json: boolean | undefined, print: (s: string) => void) {
+  print(json ? JSON.stringify(reportObject(result)) : reportLine(verb, result));
+}
+
+/** `--refresh 24h` → seconds, `off` → 0, `default` → null (SYNC_INTERVAL); absent → undefined (unchanged). */
+function refreshOf(flags: SourceFlags): number | null | undefined {
+  if (flags.refresh === undefined) return undefined;
+  if (flags.refresh.trim().toLowerCase() === "default") return null;
+  const seconds = parseInterval(flags.refresh);
+  if (seconds === null) throw new UsageError(`--refresh must be a duration such as 30m, 24h or 7d, off (never), or default (SYNC_INTERVAL); got '${flags.refresh}'.`);
+  return seconds;
+}
+
+/** One source synced from its origin under its lease; a failure is thrown as it happened. */
+async function syncOne(services: AppServices, source: SourceInfo, holder: string): Promise<SyncRun> {
+  return runSync(services, source, { trigger: "manual", holder, documents: (conditional) => documentsOf(source.origin, conditional), onProgress: progress(`Syncing "${source.name}"`) });
+}
+
+const refreshText = (s: SourceInfo) => (s.refreshSeconds === null || s.refreshSeconds === undefined ? "default" : formatInterval(s.refreshSeconds));
+const lastSyncText = (summary: SyncSummary | null | undefined) =>
+  !summary ? "-" : `${summary.status} ${summary.finishedAt.slice(0, 19).replace("T", " ")}Z${summary.error ? ` (${summary.error.code})` : ""}`;
+
+/** Runs a `sources` command; returns the exit code when it is not 0 (`sync --all` with failures). */
+export async function sourcesCommand(services: AppServices, [action, ...rest]: string[], flags: SourceFlags, print: (s: string) => void, printError: (s: string) => void = print): Promise<number | void> {
   switch (action) {
     case "add": {
-      if (flags.name && flags.url) {
-        const result = await ingestDocuments(services, {
-          name: flags.name,
-          baseUrl: flags["base-url"] ?? folderOf(flags.url),
-          description: flags.description,
-          origin: flags.url,
-          documents: crawl({ url: flags.url, sitemap: flags.sitemap, maxPages: flags["max-pages"] ? Number(flags["max-pages"]) : undefined }),
-          onProgress: progress(`Crawling "${flags.name}"`),
-        });
-        report("Added", result, flags.json, print);
-        return;
-      }
-      if (!flags.name || !flags.dir || !flags["base-url"]) {
+      const refresh = refreshOf(flags);
+      const url = flags.url;
+      if (!flags.name || !(url || (flags.dir && flags["base-url"]))) {
         throw new UsageError("sources add needs --name NAME and either --dir PATH --base-url URL or --url URL [--sitemap URL] [--max-pages N]");
       }
-      const dir = path.resolve(flags.dir);
-      const result = await ingestDocuments(services, {
-        name: flags.name,
-        baseUrl: flags["base-url"],
-        description: flags.description,
-        origin: dir,
-        documents: listDocuments(dir),
-        onProgress: progress(`Adding "${flags.name}"`),
-      });
-      report("Added", result, flags.json, print);
+      const dir = flags.dir && path.resolve(flags.dir);
+      // The same name again is a sync of that source: under its lease, like any other.
+      const existing = await services.catalog.findByName(flags.name.trim());
+      const run = await runSync(
+        services,
+        { id: existing?.id ?? null, name: flags.name, baseUrl: url ? (flags["base-url"] ?? folderOf(url)) : flags["base-url"]!, description: flags.description, origin: url ?? dir! },
+        {
+          trigger: "add",
+          holder: syncHolder(),
+          documents: (conditional) => (url ? crawl({ url, sitemap: flags.sitemap, maxPages: flags["max-pages"] ? Number(flags["max-pages"]) : undefined, ...conditional }) : listDocuments(dir!)),
+          onProgress: progress(`${url ? "Crawling" : "Adding"} "${flags.name}"`),
+        },
+      );
+      if (!run.result) throw run.error;
+      if (refresh !== undefined) await services.catalog.setRefresh(run.result.source.id, refresh);
+      report("Added", run.result, flags.json, print);
       return;
     }
     case "sync": {
       const id = rest[0];
-      if (!id) throw new UsageError("sources sync needs the source's ID (see sources list)");
-      const source = await services.catalog.get(id);
-      if (!source) throw new UsageError(`No knowledge source with id ${id}.`);
-      const result = await ingestDocuments(services, {
-        name: source.name,
-        baseUrl: source.baseUrl,
-        description: source.description,
-        origin: source.origin,
-        documents: documentsOf(source.origin),
-        onProgress: progress(`Syncing "${source.name}"`),
-      });
-      report("Synced", result, flags.json, print);
-      return;
+      if (Boolean(flags.all) === (id !== undefined)) throw new UsageError("sources sync needs the source's ID (see sources list), or --all");
+      const holder = syncHolder();
+      if (id) {
+        const source = await services.catalog.get(id);
+        if (!source) throw new UsageError(`No knowledge source with id ${id}.`);
+        const run = await syncOne(services, source, holder);
+        if (!run.result) throw run.error;
+        report("Synced", run.result, flags.json, print);
+        return;
+      }
+      // --all, for cron: every source in turn; one failing does not stop the others, but the exit code says so.
+      const results: object[] = [];
+      let failed = 0;
+      for (const source of await services.catalog.list()) {
+        let run: SyncRun;
+        try {
+          run = await syncOne(services, source, holder);
+        } catch (error) {
+          if (!(error instanceof SyncInProgressError)) throw error;
+          failed++;
+          results.push({ id: source.id, name: source.name, status: "busy", error: { code: "sync_in_progress", message: error.message } });
+          if (!flags.json) printError(`docent: skipped "${source.name}" (id ${source.id}): ${error.message}`);
+          continue;
+        }
+        if (run.result) {
+          results.push({ status: "ok", ...reportObject(run.result) });
+          if (!flags.json) print(reportLine("Synced", run.result));
+        } else {
+          failed++;
+          results.push({ id: source.id, name: source.name, status: "failed", error: run.summary.error });
+          if (!flags.json) printError(`docent: syncing "${source.name}" (id ${source.id}) failed: ${run.summary.error?.message}`);
+        }
+      }
+      if (flags.json) print(JSON.stringify(results));
+      else if (results.length === 0) print("No knowledge sources to sync.");
+      return failed > 0 ? 1 : 0;
     }
     case "list": {
       const sources = await services.catalog.list();
       if (flags.json) {
-        print(JSON.stringify(sources.map((s) => ({ id: s.id, name: s.name, description: s.description, base_url: s.baseUrl, pages: s.pages, chunks: s.chunks, updated_at: s.updatedAt.toISOString() }))));
+        print(
+          JSON.stringify(
+            sources.map((s) => ({
+              id: s.id,
+              name: s.name,
+              description: s.description,
+              base_url: s.baseUrl,
+              pages: s.pages,
+              chunks: s.chunks,
+              updated_at: s.updatedAt.toISOString(),
+              refresh_seconds: s.refreshSeconds ?? null,
+              last_synced_at: s.lastSyncedAt?.toISOString() ?? null,
+              last_sync: s.lastSync ?? null,
+            })),
+          ),
+        );
       } else {
-        print(sources.length ? table(sources.map((s) => ({ id: s.id, name: s.name, pages: s.pages, chunks: s.chunks, base_url: s.baseUrl }))) : "No knowledge sources yet. Add one with: npm run cli -- sources add --name NAME --dir PATH --base-url URL");
+        print(
+          sources.length
+            ? table(sources.map((s) => ({ id: s.id, name: s.name, pages: s.pages, chunks: s.chunks, refresh: refreshText(s), last_sync: lastSyncText(s.lastSync), base_url: s.baseUrl })))
+            : "No knowledge sources yet. Add one with: npm run cli -- sources add --name NAME --dir PATH --base-url URL",
+        );
       }
       return;
     }
@@ -127,6 +188,8 @@ export async function sourcesCommand(services: AppServices, [action, ...rest]: s
       return;
     }
     default:
-      throw new UsageError("sources: use add --name NAME (--dir PATH --base-url URL | --url URL [--sitemap URL] [--max-pages N]) [--description TEXT] [--json] | sync ID [--json] | list [--json] | remove ID");
+      throw new UsageError(
+        "sources: use add --name NAME (--dir PATH --base-url URL | --url URL [--sitemap URL] [--max-pages N]) [--description TEXT] [--refresh 24h|off|default] [--json] | sync (ID | --all) [--json] | list [--json] | remove ID",
+      );
   }
 }

@@ -2,6 +2,7 @@ import type { ModelDescription } from "./model-registry.ts";
 import { referenceUrl } from "./rank-pages.ts";
 import type { StoredPage } from "./retriever.ts";
 import type { SourceInfo } from "./source-catalog.ts";
+import type { SyncSummary } from "./source-sync.ts";
 
 /**
  * The one shape of a knowledge source and of a model, shared by every
@@ -19,6 +20,27 @@ export interface SourceResource {
   /** Unix seconds. */
   created_at: number;
   updated_at: number;
+  /** Unix seconds: when it was last read from its origin successfully; null before its first recorded sync. */
+  last_synced_at: number | null;
+  /** The last sync (by hand, by cron or on the server's schedule), succeeded or failed; null before the first. */
+  last_sync: SourceSyncResource | null;
+}
+
+export interface SourceSyncResource {
+  status: "ok" | "failed";
+  trigger: "add" | "manual" | "schedule";
+  /** Unix seconds. */
+  started_at: number;
+  finished_at: number;
+  seconds: number;
+  added: number;
+  changed: number;
+  removed: number;
+  unchanged: number;
+  /** Pages its server answered 304 Not Modified for (counted in `unchanged`): not downloaded. */
+  not_modified: number;
+  skipped: number;
+  error: { code: string; message: string } | null;
 }
 
 export interface ModelResource {
@@ -50,6 +72,21 @@ export interface ListResource<T> {
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
+const syncResource = (s: SyncSummary): SourceSyncResource => ({
+  status: s.status,
+  trigger: s.trigger,
+  started_at: seconds(new Date(s.startedAt)),
+  finished_at: seconds(new Date(s.finishedAt)),
+  seconds: s.seconds,
+  added: s.added,
+  changed: s.changed,
+  removed: s.removed,
+  unchanged: s.unchanged,
+  not_modified: s.notModified,
+  skipped: s.skipped,
+  error: s.error,
+});
+
 export const sourceResource = (s: SourceInfo): SourceResource => ({
   id: s.id,
   object: "knowledge_source",
@@ -60,6 +97,8 @@ export const sourceResource = (s: SourceInfo): SourceResource => ({
   chunks: s.chunks,
   created_at: seconds(s.createdAt),
   updated_at: seconds(s.updatedAt),
+  last_synced_at: s.lastSyncedAt ? seconds(s.lastSyncedAt) : null,
+  last_sync: s.lastSync ? syncResource(s.lastSync) : null,
 });
 
 export const pageResource = (page: StoredPage, source: Pick<SourceInfo, "name">): PageResource => ({

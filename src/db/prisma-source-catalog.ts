@@ -1,15 +1,77 @@
 import type { PrismaClient } from "@prisma/client";
-import type { SourceCatalog } from "../core/source-catalog.ts";
+import { z } from "zod";
+import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
+import type { SyncSummary } from "../core/source-sync.ts";
+
+type Row = Omit<SourceInfo, "lastSync"> & { lastSync: string | null };
+
+const count = z.number().int().min(0);
+const StoredSummary = z.object({
+  status: z.enum(["ok", "failed"]),
+  trigger: z.enum(["add", "manual", "schedule"]),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  seconds: z.number(),
+  added: count,
+  changed: count,
+  removed: count,
+  unchanged: count,
+  notModified: count,
+  skipped: count,
+  pages: count,
+  chunks: count,
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+
+/** The summary column is JSON text; one that cannot be read (an older shape) shows as no summary rather than failing the listing. */
+function summaryOf(text: string | null): SyncSummary | null {
+  if (text === null) return null;
+  try {
+    const parsed = StoredSummary.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+const toInfo = (row: Row): SourceInfo => ({ ...row, lastSync: summaryOf(row.lastSync) });
 
 export function createPrismaSourceCatalog(prisma: PrismaClient): SourceCatalog {
   return {
-    list: () => prisma.source.findMany({ orderBy: { name: "asc" } }),
-    get: (id) => prisma.source.findUnique({ where: { id } }),
-    findByName: (name) => prisma.source.findUnique({ where: { name } }),
-    upsert: (source) => prisma.source.upsert({ where: { id: source.id }, create: source, update: source }),
+    list: async () => (await prisma.source.findMany({ orderBy: { name: "asc" } })).map(toInfo),
+    get: async (id) => {
+      const row = await prisma.source.findUnique({ where: { id } });
+      return row && toInfo(row);
+    },
+    findByName: async (name) => {
+      const row = await prisma.source.findUnique({ where: { name } });
+      return row && toInfo(row);
+    },
+    upsert: async (source) => toInfo(await prisma.source.upsert({ where: { id: source.id }, create: source, update: source })),
     async remove(id) {
-      const { count } = await prisma.source.deleteMany({ where: { id } });
+      const [, , { count }] = await prisma.$transaction([
+        prisma.pageValidator.deleteMany({ where: { sourceId: id } }),
+        prisma.syncLease.deleteMany({ where: { sourceId: id } }),
+        prisma.source.deleteMany({ where: { id } }),
+      ]);
       return count > 0;
+    },
+    async recordSync(id, summary) {
+      await prisma.$transaction(async (tx) => {
+        const row = await tx.source.findUnique({ where: { id }, select: { updatedAt: true } });
+        if (!row) return;
+        // updatedAt says when the content changed, not when it was last checked.
+        await tx.source.update({
+          where: { id },
+          data: { lastSync: JSON.stringify(summary), updatedAt: row.updatedAt, ...(summary.status === "ok" && { lastSyncedAt: new Date(summary.finishedAt) }) },
+        });
+      });
+    },
+    async setRefresh(id, seconds) {
+      await prisma.$transaction(async (tx) => {
+        const row = await tx.source.findUnique({ where: { id }, select: { updatedAt: true } });
+        if (row) await tx.source.update({ where: { id }, data: { refreshSeconds: seconds, updatedAt: row.updatedAt } });
+      });
     },
   };
 }

@@ -1,10 +1,13 @@
 import type { Caller } from "../auth/admit.ts";
 import type { ResourceReader } from "../core/resource-reader.ts";
 import type { CompletionOpener } from "../core/run-completion.ts";
+import type { Logger } from "../logging/logger.ts";
 
 export interface GraphQLServices {
   engine: CompletionOpener;
   resources: ResourceReader;
+  /** Where unexpected errors are logged (stderr without one). */
+  logger?: Logger;
 }
 
 export interface GraphQLContext {

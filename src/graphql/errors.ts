@@ -25,12 +25,12 @@ export function toGraphQLError(error: DocentError): GraphQLError {
 }
 
 /** Yoga's error mask: DocentErrors pass with their code; anything else is logged and stays masked. */
-export function maskError(error: unknown, message: string, isDev?: boolean): Error {
+export function maskError(error: unknown, message: string, isDev?: boolean, logError: (error: unknown) => void = (e) => console.error(`graphql: unexpected error: ${(e as Error)?.stack ?? e}`)): Error {
   const original = (error as { originalError?: unknown }).originalError ?? error;
   const docent = original instanceof DocentError ? original : (original as { originalError?: unknown })?.originalError;
   if (docent instanceof DocentError && docent.code !== "INTERNAL_SERVER_ERROR") return toGraphQLError(docent);
   if ((error as { extensions?: { code?: string } }).extensions?.code === "UNAUTHENTICATED") return error as Error;
-  console.error(`graphql: unexpected error: ${(original as Error)?.stack ?? original}`);
+  logError(original);
   return yogaMaskError(error, message, isDev);
 }
 

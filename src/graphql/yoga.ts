@@ -32,7 +32,7 @@ export function createGraphQLHandler(services: GraphQLServices & { keys: KeyStor
     cors: false,
     // Expected errors are the client's business; unexpected ones are logged by maskError.
     logging: false,
-    maskedErrors: { maskError },
+    maskedErrors: { maskError: (error, message, isDev) => maskError(error, message, isDev, services.logger && ((e) => services.logger!.error({ err: e, interface: "graphql" }, "unexpected error"))) },
     context: ({ request, admission }) => {
       if ("error" in admission) throw toGraphQLError(admission.error);
       return { services, request, caller: admission.caller };

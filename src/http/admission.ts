@@ -2,9 +2,11 @@ import type { MiddlewareHandler } from "hono";
 import { admit, type AdmitDeps, type Caller } from "../auth/admit.ts";
 import { toDocentError, type DocentError } from "../core/errors.ts";
 import { holdUntilBodyEnds } from "./rate-limit.ts";
+import type { HttpTrace } from "./request-trace.ts";
 
 export type Admission = { caller: Caller } | { error: DocentError };
-export type AdmissionEnv = { Variables: { admission: Admission } };
+/** `trace` is set by the app's outermost middleware (http/request-trace.ts); absent when a door is mounted alone. */
+export type AdmissionEnv = { Variables: { admission: Admission; trace?: HttpTrace } };
 
 /**
  * Authentication and rate limits for every interface, in one middleware: the
@@ -19,11 +21,17 @@ export function admission(deps: AdmitDeps, { reject, streamToken }: { reject: bo
     try {
       admitted = await admit(deps, { authorization: c.req.header("authorization") ?? null, streamToken: streamToken?.(c.req.raw) });
     } catch (error) {
+      const refusal = toDocentError(error);
+      const trace = c.get("trace");
+      if (trace) trace.errorCode = refusal.reason ?? refusal.code;
       if (reject) throw error;
-      c.set("admission", { error: toDocentError(error) });
+      c.set("admission", { error: refusal });
       return next();
     }
-    c.set("admission", { caller: admitted.caller });
+    // The key id (never the key) goes with the request's trace, and the trace with the caller to the core.
+    const trace = c.get("trace");
+    if (trace) trace.keyId = admitted.caller.key.id;
+    c.set("admission", { caller: { ...admitted.caller, trace } });
     try {
       await next();
     } catch (error) {

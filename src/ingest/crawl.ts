@@ -1,5 +1,6 @@
 import { parse } from "node-html-parser";
 import { badRequest } from "../core/errors.ts";
+import type { PageValidator } from "../core/source-sync.ts";
 import { normaliseBaseUrl } from "./ingest-documents.ts";
 import { isContentPath, type SourceDocument } from "./list-documents.ts";
 import { parseRobots, type RobotsRules } from "./robots.ts";
@@ -13,17 +14,38 @@ export interface CrawlOptions {
   retries?: number;
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /**
+   * The last sync's validators by page URL: those pages are asked for with
+   * If-None-Match / If-Modified-Since, and a 304 yields a `notModified`
+   * document (its stored links are followed) instead of downloading it again.
+   */
+  validators?: ReadonlyMap<string, PageValidator>;
+  /** Stamped on the validators of pages downloaded now (see PageValidator.basis). */
+  basis?: string;
+  /** Stops the crawl: requests in flight are aborted and the iteration throws. */
+  signal?: AbortSignal;
 }
 
 const USER_AGENT = "docent-crawler/0.1";
 const PAGE_TYPES = /text\/html|application\/xhtml\+xml|text\/markdown|text\/plain/;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+type FetchOptions = Required<Pick<CrawlOptions, "retries" | "timeoutMs">> & { fetch: typeof fetch; signal?: AbortSignal };
+
+/** The headers that ask for a page only if it changed since `known` was stored. */
+function conditionalHeaders(known: PageValidator | undefined): Record<string, string> {
+  if (!known) return {};
+  return { ...(known.etag && { "if-none-match": known.etag }), ...(known.lastModified && { "if-modified-since": known.lastModified }) };
+}
+
 /** GET with a time-out and retries with exponential backoff on network errors, 429 and 5xx. */
-async function fetchWithRetry(url: string, o: Required<Pick<CrawlOptions, "retries" | "timeoutMs">> & { fetch: typeof fetch }): Promise<Response> {
+async function fetchWithRetry(url: string, o: FetchOptions, headers: Record<string, string> = {}): Promise<Response> {
   for (let attempt = 0; ; attempt++) {
+    o.signal?.throwIfAborted();
     try {
-      const response = await o.fetch(url, { headers: { "user-agent": USER_AGENT }, signal: AbortSignal.timeout(o.timeoutMs), redirect: "follow" });
+      const timeout = AbortSignal.timeout(o.timeoutMs);
+      const signal = o.signal ? AbortSignal.any([timeout, o.signal]) : timeout;
+      const response = await o.fetch(url, { headers: { "user-agent": USER_AGENT, ...headers }, signal, redirect: "follow" });
       if ((response.status === 429 || response.status >= 500) && attempt < o.retries) {
         await response.body?.cancel();
         await sleep(200 * 2 ** attempt);
@@ -31,7 +53,7 @@ async function fetchWithRetry(url: string, o: Required<Pick<CrawlOptions, "retri
       }
       return response;
     } catch (error) {
-      if (attempt >= o.retries) throw error;
+      if (attempt >= o.retries || o.signal?.aborted) throw error;
       await sleep(200 * 2 ** attempt);
     }
   }
@@ -54,7 +76,13 @@ const locs = (xml: string) => [...xml.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/g)].
  */
 export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocument> {
   const scope = folderOf(options.url);
-  const o = { retries: options.retries ?? 3, timeoutMs: options.timeoutMs ?? 15_000, fetch: options.fetch ?? fetch };
+  const o: FetchOptions = { retries: options.retries ?? 3, timeoutMs: options.timeoutMs ?? 15_000, fetch: options.fetch ?? fetch, signal: options.signal };
+  const validators = options.validators ?? new Map<string, PageValidator>();
+  const normalise = (raw: string) => {
+    const url = new URL(raw);
+    url.hash = "";
+    return url.toString();
+  };
   const maxPages = options.maxPages ?? 5000;
   const concurrency = options.concurrency ?? 4;
   const inScope = (url: string) => url.startsWith(scope);
@@ -62,11 +90,13 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
 
   let start: Response;
   try {
-    start = await fetchWithRetry(options.url, o);
+    // Conditional too: an unchanged start page answers 304 and is not downloaded just to see that the site is up.
+    start = await fetchWithRetry(options.url, o, conditionalHeaders(validators.get(normalise(options.url))));
   } catch (error) {
+    options.signal?.throwIfAborted();
     throw badRequest(`Could not reach ${options.url}: ${(error as Error).message}`, "url", "unreachable_url");
   }
-  if (!start.ok) throw badRequest(`${options.url} answered HTTP ${start.status}.`, "url", "unreachable_url");
+  if (!start.ok && start.status !== 304) throw badRequest(`${options.url} answered HTTP ${start.status}.`, "url", "unreachable_url");
   await start.body?.cancel();
 
   let robots: RobotsRules = parseRobots("");
@@ -79,9 +109,7 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
   const queue: string[] = [];
   const seen = new Set<string>();
   const enqueue = (raw: string) => {
-    const url = new URL(raw);
-    url.hash = "";
-    const s = url.toString();
+    const s = normalise(raw);
     if (!seen.has(s) && allowed(s) && seen.size < maxPages) {
       seen.add(s);
       queue.push(s);
@@ -112,9 +140,20 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
   let active = 0;
   let wake: (() => void) | null = null;
   const signal = () => wake?.();
+  const pagePath = (url: string, type: string) => {
+    const path = relPath(url.split("?")[0]!);
+    return /\.[a-z]+$/i.test(path) || /markdown/.test(type) ? path : `${path.replace(/\/$/, "")}/index.html`;
+  };
   const visit = async (url: string) => {
     try {
-      const response = await fetchWithRetry(url, o);
+      const known = validators.get(url);
+      const response = await fetchWithRetry(url, o, conditionalHeaders(known));
+      if (response.status === 304 && known) {
+        await response.body?.cancel();
+        if (followLinks) for (const link of known.links ?? []) enqueue(link);
+        ready.push({ url, relPath: pagePath(url, ""), notModified: true, validator: known, read: () => Promise.reject(new Error(`${url} was not downloaded (304 Not Modified)`)) });
+        return;
+      }
       const type = response.headers.get("content-type") ?? "";
       if (!response.ok || !PAGE_TYPES.test(type)) {
         await response.body?.cancel();
@@ -122,17 +161,22 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
       }
       const bytes = Buffer.from(await response.arrayBuffer());
       const finalUrl = response.url || url;
+      const links: string[] = [];
       if (followLinks && /html/.test(type)) {
         for (const a of parse(bytes.toString("utf8")).querySelectorAll("a[href]")) {
           try {
-            enqueue(new URL(a.getAttribute("href")!, finalUrl).toString());
+            const link = normalise(new URL(a.getAttribute("href")!, finalUrl).toString());
+            if (allowed(link) && !links.includes(link)) links.push(link);
           } catch {
             // not a URL
           }
         }
+        links.forEach(enqueue);
       }
-      const path = relPath(url.split("?")[0]!);
-      ready.push({ url, relPath: /\.[a-z]+$/i.test(path) || /markdown/.test(type) ? path : `${path.replace(/\/$/, "")}/index.html`, read: async () => bytes });
+      const etag = response.headers.get("etag");
+      const lastModified = response.headers.get("last-modified");
+      const validator = options.basis && (etag || lastModified) ? { etag, lastModified, links: followLinks ? links : null, basis: options.basis } : undefined;
+      ready.push({ url, relPath: pagePath(url, type), read: async () => bytes, ...(validator && { validator }) });
     } catch {
       // Unreachable after retries: the page is left out.
     } finally {
@@ -141,6 +185,7 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
     }
   };
   while (queue.length > 0 || active > 0 || ready.length > 0) {
+    options.signal?.throwIfAborted();
     while (active < concurrency && queue.length > 0) {
       active++;
       void visit(queue.shift()!);

@@ -31,6 +31,8 @@ export interface IngestResult {
   changed: number;
   removed: number;
   unchanged: number;
+  /** Pages whose server answered 304 Not Modified (counted in `unchanged` too): not downloaded. */
+  notModified: number;
   /** Files that could not be read, were binary, or held no text. */
   skipped: number;
   /** Pages left out as not content: tables of contents and indexes, or copies of another page. */
@@ -67,6 +69,9 @@ const EXTRACTION_VERSION = "7";
  */
 export const contentHash = (bytes: Buffer, baseUrl: string) =>
   createHash("sha256").update(`docent-extraction-${EXTRACTION_VERSION}\n${baseUrl}\n`).update(bytes).digest("hex");
+
+/** What a page is indexed as besides its bytes: a page its server says is unchanged is kept only on the same basis. */
+export const extractionBasis = (baseUrl: string) => `docent-extraction-${EXTRACTION_VERSION} ${normaliseBaseUrl(baseUrl)}`;
 
 type ReadResult = { page: PageChunks } | { skipped: "unreadable" | "not-content" };
 
@@ -112,11 +117,21 @@ export async function ingestDocuments(deps: { catalog: SourceCatalog; writer: In
 
   const upsert: PageChunks[] = [];
   const present = new Set<string>();
-  const counts = { added: 0, changed: 0, unchanged: 0, skipped: 0, notContent: 0 };
+  const counts = { added: 0, changed: 0, unchanged: 0, notModified: 0, skipped: 0, notContent: 0 };
   const total = Array.isArray(input.documents) ? input.documents.length : null;
   let done = 0;
   for await (const doc of input.documents) {
     input.onProgress?.(++done, total);
+    if (doc.notModified) {
+      // Its server says it is as it was: keep it if it is indexed (it was, unless the index changed meanwhile).
+      const url = pageUrl(doc, baseUrl);
+      if (known.has(url)) {
+        present.add(url);
+        counts.unchanged++;
+        counts.notModified++;
+      } else counts.skipped++;
+      continue;
+    }
     let bytes: Buffer;
     try {
       bytes = await doc.read();

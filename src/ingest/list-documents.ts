@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { badRequest } from "../core/errors.ts";
+import type { PageValidator } from "../core/source-sync.ts";
 
 /** A document of a source, from a folder or a crawl. */
 export interface SourceDocument {
@@ -10,6 +11,10 @@ export interface SourceDocument {
   url?: string;
   /** The document's bytes; rejects when it cannot be read. */
   read(): Promise<Buffer>;
+  /** True when its server answered 304 Not Modified: the page stays as indexed, and `read` has nothing. */
+  notModified?: boolean;
+  /** A crawled page's validators (ETag, Last-Modified), to store for the next sync's conditional request. */
+  validator?: PageValidator;
 }
 
 export interface DocumentFile extends SourceDocument {

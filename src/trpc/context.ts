@@ -1,10 +1,13 @@
 import type { ResourceReader } from "../core/resource-reader.ts";
 import type { CompletionOpener } from "../core/run-completion.ts";
 import type { Admission } from "../http/admission.ts";
+import type { Logger } from "../logging/logger.ts";
 
 export interface TrpcServices {
   engine: CompletionOpener;
   resources: ResourceReader;
+  /** Where unexpected errors are logged (stderr without one). */
+  logger?: Logger;
 }
 
 export interface TrpcContext {

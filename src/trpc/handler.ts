@@ -14,7 +14,9 @@ export function createTrpcHandler(services: TrpcServices) {
       maxBatchSize: 16,
       createContext: () => createContextInner(services, admission),
       onError: ({ error, path }) => {
-        if (error.code === "INTERNAL_SERVER_ERROR") console.error(`trpc: ${path ?? "?"}: ${error.cause?.stack ?? error.stack}`);
+        if (error.code !== "INTERNAL_SERVER_ERROR") return;
+        if (services.logger) services.logger.error({ err: error.cause ?? error, interface: "trpc", procedure: path ?? null }, "unexpected error");
+        else console.error(`trpc: ${path ?? "?"}: ${error.cause?.stack ?? error.stack}`);
       },
     });
 }

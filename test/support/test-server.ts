@@ -6,6 +6,7 @@ import { ingestDocuments } from "../../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../../src/ingest/list-documents.ts";
 import OpenAI from "openai";
 import { startServer, type RunningServer } from "../../src/server.ts";
+import { silentLogger, type Logger } from "../../src/logging/logger.ts";
 import { startFakeProviderServer, type FakeProviderServer, type Script } from "./fake-provider-server.ts";
 
 export const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
@@ -22,10 +23,10 @@ export const tempDir = (prefix = "docent-test-") => fs.mkdtempSync(path.join(os.
  * Starts the real service on port 0 in a fresh data dir, with the two
  * fixture sources (a PostgreSQL-like and an SQLite-like one) and an API key.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, { logger = silentLogger() }: { logger?: Logger } = {}): Promise<TestServer> {
   const dataDir = tempDir();
   const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0", PROVIDER_MAX_RETRIES: "0", ...env });
-  const server = await startServer(config, { log: () => {} });
+  const server = await startServer(config, { log: () => {}, logger });
   const add = async (name: string, dir: string, baseUrl: string, description: string) =>
     (await ingestDocuments(server.services, { name, baseUrl, description, origin: dir, documents: listDocuments(path.join(FIXTURES, dir)) })).source.id;
   const pg = await add("PostgreSQL 15 Documentation", "pg", "https://www.postgresql.org/docs/15/", "The PostgreSQL relational database manual.");

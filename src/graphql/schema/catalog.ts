@@ -1,5 +1,27 @@
-import type { ModelResource, SourceResource } from "../../core/resources.ts";
+import type { ModelResource, SourceResource, SourceSyncResource } from "../../core/resources.ts";
 import { builder } from "../builder.ts";
+
+const SyncError = builder.objectRef<{ code: string; message: string }>("SourceSyncError").implement({
+  fields: (t) => ({ code: t.exposeString("code"), message: t.exposeString("message") }),
+});
+
+const SourceSync = builder.objectRef<SourceSyncResource>("SourceSync").implement({
+  description: "A source's last sync: by hand (`manual`), when it was added (`add`) or on the server's schedule (`schedule`).",
+  fields: (t) => ({
+    status: t.exposeString("status", { description: "`ok` or `failed`." }),
+    trigger: t.exposeString("trigger", { description: "`add`, `manual` or `schedule`." }),
+    startedAt: t.int({ description: "Unix seconds.", resolve: (s) => s.started_at }),
+    finishedAt: t.int({ description: "Unix seconds.", resolve: (s) => s.finished_at }),
+    seconds: t.exposeFloat("seconds"),
+    added: t.exposeInt("added"),
+    changed: t.exposeInt("changed"),
+    removed: t.exposeInt("removed"),
+    unchanged: t.exposeInt("unchanged"),
+    notModified: t.int({ description: "Pages whose server answered 304 Not Modified (counted in `unchanged`): not downloaded.", resolve: (s) => s.not_modified }),
+    skipped: t.exposeInt("skipped"),
+    error: t.field({ type: SyncError, nullable: true, resolve: (s) => s.error }),
+  }),
+});
 
 /** The REST objects (core/resources.ts) in GraphQL's camelCase: the same fields and values. */
 export const KnowledgeSource = builder.objectRef<SourceResource>("KnowledgeSource").implement({
@@ -14,6 +36,8 @@ export const KnowledgeSource = builder.objectRef<SourceResource>("KnowledgeSourc
     chunks: t.exposeInt("chunks"),
     createdAt: t.int({ description: "Unix seconds.", resolve: (s) => s.created_at }),
     updatedAt: t.int({ description: "Unix seconds.", resolve: (s) => s.updated_at }),
+    lastSyncedAt: t.int({ nullable: true, description: "Unix seconds: when it was last read from its origin successfully.", resolve: (s) => s.last_synced_at }),
+    lastSync: t.field({ type: SourceSync, nullable: true, description: "The last sync, succeeded or failed.", resolve: (s) => s.last_sync }),
   }),
 });
 

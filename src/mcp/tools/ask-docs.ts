@@ -28,7 +28,7 @@ export const registerAskDocs: RegisterTool = (server, { services, caller }) => {
     async ({ question, sources }, ctx) => {
       try {
         const request = { model: "agent", messages: [{ role: "user" as const, content: question }], sources: sources ?? null };
-        const run = await runCompletion(services.engine, request, { signal: ctx.mcpReq.signal, scope: caller.scope });
+        const run = await runCompletion(services.engine, request, { signal: ctx.mcpReq.signal, scope: caller.scope, trace: caller.trace });
         const completion = await run.collect();
         const { content, annotations } = completion.choices[0]!.message;
         const references = annotations.map(({ url_citation: { title, url } }) => ({ title, url }));

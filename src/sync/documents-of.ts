@@ -1,0 +1,13 @@
+import { BUNDLED_ORIGIN, bundledDocuments } from "../demo-source.ts";
+import { crawl } from "../ingest/crawl.ts";
+import { listDocuments, type SourceDocument } from "../ingest/list-documents.ts";
+import type { Conditional } from "./run-sync.ts";
+
+export const isCrawledOrigin = (origin: string) => /^https?:\/\//.test(origin);
+
+/** The documents a source was made from, read again: its site (conditionally), the bundled docs (the demo) or its folder. */
+export function documentsOf(origin: string, conditional: Conditional): SourceDocument[] | AsyncIterable<SourceDocument> {
+  if (isCrawledOrigin(origin)) return crawl({ url: origin, ...conditional });
+  if (origin === BUNDLED_ORIGIN) return bundledDocuments();
+  return listDocuments(origin);
+}

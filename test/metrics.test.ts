@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { graphqlRequest } from "./support/clients.ts";
+import { parseMetrics } from "./support/prometheus.ts";
+import { startTestServer, type TestServer } from "./support/test-server.ts";
+
+const TOKEN = "metrics-token-0123456789abcdef";
+const QUESTION = "How do I physically reorder a table according to an index?";
+
+describe("GET /metrics", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ METRICS_TOKEN: TOKEN, RATE_LIMIT_PER_MINUTE: "20" });
+  });
+  afterAll(() => server.close());
+
+  const scrape = async () => {
+    const response = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    return { text: await response.clone().text(), ...parseMetrics(await response.text()) };
+  };
+  const ask = (content: string, key = server.key) =>
+    fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "agent", messages: [{ role: "user", content }] }),
+    });
+
+  it("needs METRICS_TOKEN when it is set; an API key does not open it", async () => {
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(401);
+    expect((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}x` } })).status).toBe(401);
+    expect((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${server.key}` } })).status).toBe(401);
+    expect((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+  });
+
+  it("counts requests, tokens, refusals and latencies as requests are served", async () => {
+    const before = await scrape();
+    const answered = await (await ask(QUESTION)).json();
+    await (await ask("How many moons does Jupiter have?")).json();
+    await graphqlRequest(server.url, server.key, "{ sources { id } }");
+    await fetch(`${server.url}/v1/sources/${server.sources.pg}`, { headers: { authorization: `Bearer ${server.key}` } });
+    const after = await scrape();
+
+    const chat = { route: "/v1/chat/completions", interface: "rest", status: "200", model: "agent" };
+    expect(after.value("docent_http_requests_total", chat) - before.value("docent_http_requests_total", chat)).toBe(2);
+    expect(after.count("docent_http_request_duration_seconds", chat) - before.count("docent_http_request_duration_seconds", chat)).toBe(2);
+    expect(after.value("docent_http_requests_total", { route: "/graphql", interface: "graphql", status: "200", model: "none" }) - before.value("docent_http_requests_total", { route: "/graphql", interface: "graphql" })).toBe(1);
+    expect(after.value("docent_http_requests_total", { route: "/v1/sources/:id" })).toBe(1);
+
+    expect(after.value("docent_refusals_total", { model: "agent", interface: "rest" }) - before.value("docent_refusals_total")).toBe(1);
+    expect(after.value("docent_completions_total", { model: "agent", status: "completed", refused: "false" }) - before.value("docent_completions_total", { refused: "false" })).toBe(1);
+    const tokensIn = after.value("docent_tokens_total", { model: "agent", direction: "in" }) - before.value("docent_tokens_total", { direction: "in" });
+    const tokensOut = after.value("docent_tokens_total", { model: "agent", direction: "out" }) - before.value("docent_tokens_total", { direction: "out" });
+    expect(tokensIn).toBeGreaterThanOrEqual(answered.usage.prompt_tokens);
+    expect(tokensOut).toBeGreaterThanOrEqual(answered.usage.completion_tokens);
+    expect(after.count("docent_retrieval_duration_seconds") - before.count("docent_retrieval_duration_seconds")).toBe(2);
+    expect(after.count("docent_time_to_first_token_seconds", { model: "agent" }) - before.count("docent_time_to_first_token_seconds")).toBe(2);
+    // The refusal's fixed reply called no provider.
+    expect(after.count("docent_provider_duration_seconds", { provider: "extractive" }) - before.count("docent_provider_duration_seconds")).toBe(1);
+  });
+
+  it("counts rate-limit rejections", async () => {
+    const other = await server.services.keys.create("limited");
+    const before = await scrape();
+    let refused = 0;
+    for (let i = 0; i < 21; i++) {
+      const response = await fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${other.key}` } });
+      await response.text();
+      if (response.status === 429) refused++;
+    }
+    expect(refused).toBe(1);
+    const after = await scrape();
+    expect(after.value("docent_rate_limit_rejections_total", { interface: "rest" }) - before.value("docent_rate_limit_rejections_total")).toBe(1);
+    expect(after.value("docent_http_requests_total", { route: "/v1/*", status: "429" })).toBe(1);
+  });
+
+  it("reports source sizes and process metrics, with bounded labels and no secrets", async () => {
+    const { text, value, family } = await scrape();
+    const pg = await server.services.catalog.get(server.sources.pg);
+    expect(value("docent_source_pages", { source_id: server.sources.pg })).toBe(pg!.pages);
+    expect(value("docent_source_chunks", { source_id: server.sources.pg, source: "PostgreSQL 15 Documentation" })).toBe(pg!.chunks);
+    expect(family("process_cpu_user_seconds_total")?.type).toBe("COUNTER");
+    expect(family("nodejs_eventloop_lag_seconds")).toBeDefined();
+    const routes = new Set(family("docent_http_requests_total")!.metrics.map((s) => s.labels!.route));
+    for (const route of routes) expect(route).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}/);
+    expect(text).not.toContain(server.key);
+    expect(text).not.toContain("physically");
+  });
+});
