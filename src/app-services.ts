@@ -14,6 +14,7 @@ import { isEnglishWord } from "./retrieval/english-words.ts";
 import { createOpenAIEmbedder } from "./providers/openai/openai-embedder.ts";
 import { makeHybridRetriever } from "./retrieval/hybrid-retriever.ts";
 import type { Embedder } from "./core/embedder.ts";
+import type { CompletionObserver } from "./core/completion-outcome.ts";
 import OpenAI from "openai";
 import { openSqliteIndex } from "./retrieval/embedded/sqlite-index.ts";
 import { createAjvValidator } from "./structured/ajv-validator.ts";
@@ -38,6 +39,8 @@ export interface AppServices {
   resources: ResourceReader;
   /** Per-key request rate and concurrency, acquired once per request by http/admission.ts for every interface. */
   rateLimiter: RateLimiter;
+  /** Told of every completion's outcome (usage, metrics…); add one here to follow completions. */
+  completionObservers: CompletionObserver[];
   close(): Promise<void>;
 }
 
@@ -90,6 +93,7 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
     engine,
     resources: createResourceReader({ catalog, models }),
     rateLimiter,
+    completionObservers: [],
     async close() {
       await rateLimiter.close();
       await prisma.$disconnect();

@@ -15,6 +15,7 @@ import { rejectMalformedUrls } from "./http/malformed-url.ts";
 import { createTrpcHandler } from "./trpc/handler.ts";
 import { CORS_PATHS, corsFor } from "./http/cors.ts";
 import { playgroundRoutes } from "./playground/playground-routes.ts";
+import { labelInterface, traceRequests, type TraceEnv } from "./http/request-trace.ts";
 
 /** /healthz answers 200 only when "ok": "starting" until start-up work (demo ingestion) is done, "draining" while stopping. */
 export type HealthStatus = "starting" | "ok" | "draining";
@@ -26,7 +27,13 @@ export interface AppOptions {
 
 /** The HTTP application: REST at /v1, GraphQL at /graphql, tRPC at /trpc, the playground at /, on one Hono app. */
 export function createApp(services: AppServices, { health = () => "ok", log = (l) => console.error(l) }: AppOptions = {}) {
-  const app = new Hono<AdmissionEnv>();
+  const app = new Hono<AdmissionEnv & TraceEnv>();
+  // Every request gets a trace (request id, door, key id) that collects its completions' outcomes for the observers.
+  app.use(traceRequests(services.completionObservers, { onObserverError: (error) => log(`error: a completion observer failed: ${(error as Error)?.stack ?? error}`) }));
+  app.use("/v1/*", labelInterface("rest"));
+  app.use("/v1/responses", labelInterface("responses"));
+  app.use("/graphql/*", labelInterface("graphql"));
+  app.use("/trpc/*", labelInterface("trpc"));
   app.use(rejectMalformedUrls);
 
   app.get("/healthz", (c) => c.json({ status: health() }, health() === "ok" ? 200 : 503));

@@ -1,5 +1,6 @@
 import type { RateLimiter, Lease } from "../core/rate-limiter.ts";
 import type { ApiKeyInfo, KeyStore } from "../core/key-store.ts";
+import type { RequestTrace } from "../core/completion-outcome.ts";
 import type { SourceScope } from "../core/source-scope.ts";
 import { authenticate, invalidKey } from "./authenticate.ts";
 
@@ -7,6 +8,8 @@ import { authenticate, invalidKey } from "./authenticate.ts";
 export interface Caller {
   key: ApiKeyInfo;
   scope: SourceScope;
+  /** The request's trace, passed to runCompletion so its outcome is reported (set by http/admission.ts). */
+  trace?: RequestTrace;
 }
 
 /** What a request presented: its Authorization header, or a stream token and the key id it stands for (null: unknown or lapsed). */

@@ -7,7 +7,7 @@ import type { LanguageModel, StreamResult } from "./language-model.ts";
 import type { ModelRegistry } from "./model-registry.ts";
 import { buildPrompt, countPromptTokens, countTextTokens } from "./prompt.ts";
 import { withLinkedPages } from "./linked-pages.ts";
-import { rankPages, type RankedPage } from "./rank-pages.ts";
+import { rankPages, referenceUrl, type RankedPage } from "./rank-pages.ts";
 import { groundPages } from "./references.ts";
 import { fixedReply, relay, withExtraUsage } from "./reply-stream.ts";
 import type { Retriever } from "./retriever.ts";
@@ -101,10 +101,11 @@ export function createChatEngine(deps: ChatEngineDeps) {
       model.supportsStructuredOutput && budget > 0
         ? (candidates: SourceCandidate[]) => askModelForSources(model, query, candidates, { timeoutMs: budget, signal, countTokens: deps.countTokens })
         : undefined;
+    const retrievalStart = Date.now();
     const picked: Selection = request.sources
       ? await explicitChunks(request.sources, query, catalog, signal)
       : await selectSources(query, catalog, deps.retrieve, { limit, choose, isWord: deps.isWord, wholeIndex: scope === null, signal });
-    const opened = await answer(request, model, format, query, picked, signal);
+    const opened = await answer(request, model, format, query, picked, signal, Date.now() - retrievalStart);
     return picked.choice ? { ...opened, parts: withExtraUsage(opened.parts, picked.choice.usage) } : opened;
   }
 
@@ -115,12 +116,16 @@ export function createChatEngine(deps: ChatEngineDeps) {
     query: string,
     picked: Selection,
     signal: AbortSignal | undefined,
+    retrievalMs: number,
   ): Promise<OpenedCompletion> {
     // No made-up grounding: when the best passage covers too little of the question, there are no references.
     const best = picked.pages[0];
     const relevant = best && (best.coverage >= minCoverage || best.similarity >= minSimilarity) ? withLinkedPages(picked.pages, picked.matches) : [];
     const { references, documents } = groundPages(relevant, { maxReferences: deps.maxReferences });
-    const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references };
+    // For outcome observers (usage, the docs-gap report): also the pages that came closest when none was good enough.
+    const closest = picked.pages.slice(0, 3).map((page) => ({ url: referenceUrl(page), title: page.title, sourceId: page.sourceId }));
+    const grounding = { refused: references.length === 0, coverage: best ? best.coverage : null, closest, retrievalMs };
+    const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references, grounding };
     // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.
     if (references.length === 0 && !format) return { ...base, parts: fixedReply(NO_COVERAGE_REPLY, countTextTokens(query, deps.countTokens), deps.countTokens(NO_COVERAGE_REPLY)) };
 

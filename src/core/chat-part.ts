@@ -1,3 +1,4 @@
+import type { GroundingSummary } from "./completion-outcome.ts";
 import type { DocentError } from "./errors.ts";
 import type { FinishReason, TokenUsage } from "./language-model.ts";
 import type { Reference } from "./references.ts";
@@ -20,5 +21,7 @@ export interface OpenedCompletion {
   sources: SourceInfo[];
   /** The candidate references, before the reply says which it cites (see the `references` part). */
   references: Reference[];
+  /** How the question was grounded (for outcome observers); absent from engines that do not say. */
+  grounding?: GroundingSummary;
   parts: AsyncIterable<ChatPart>;
 }

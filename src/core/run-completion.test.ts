@@ -2,6 +2,7 @@ import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import type { ChatPart, OpenedCompletion } from "./chat-part.ts";
 import type { ChatCompletionRequest } from "./chat-request.ts";
+import type { CompletionOutcome, RequestTrace } from "./completion-outcome.ts";
 import { DocentError } from "./errors.ts";
 import { runCompletion, type CompletionOpener } from "./run-completion.ts";
 
@@ -87,5 +88,78 @@ describe("runCompletion", () => {
     for await (const _ of run.parts()) if (++n === 2) caller.abort();
     expect(seen.signal!.aborted).toBe(true);
     expect(listeners(caller.signal)).toBe(0);
+  });
+
+  describe("with a trace", () => {
+    /** A trace that records outcomes, resolving `complete` only when `hold` is released. */
+    function traceOf() {
+      const outcomes: CompletionOutcome[] = [];
+      let release = () => {};
+      const held = new Promise<void>((r) => (release = r));
+      const trace: RequestTrace = {
+        requestId: "req-1",
+        interface: "rest",
+        keyId: "key-1",
+        async complete(outcome) {
+          outcomes.push(outcome);
+          await held;
+        },
+      };
+      return { trace, outcomes, release };
+    }
+
+    it("reports one outcome with what the caller got, before the finish part is passed on", async () => {
+      const { trace, outcomes, release } = traceOf();
+      const run = await runCompletion(engineWith(reply).engine, request, { trace });
+      const seen: string[] = [];
+      const reading = (async () => {
+        for await (const part of run.parts()) seen.push(part.type);
+      })();
+      await new Promise((r) => setTimeout(r, 20));
+      // The finish part waits for the outcome to be reported.
+      expect(seen).toEqual(["text-delta", "text-delta"]);
+      expect(outcomes).toHaveLength(1);
+      release();
+      await reading;
+      expect(seen).toEqual(["text-delta", "text-delta", "finish"]);
+      expect(outcomes).toHaveLength(1);
+      expect(outcomes[0]).toMatchObject({
+        requestId: "req-1",
+        interface: "rest",
+        keyId: "key-1",
+        completionId: run.meta.id,
+        model: "agent",
+        status: "completed",
+        finishReason: "stop",
+        usage,
+        question: "q",
+        answer: "Hello world.",
+        error: null,
+      });
+      expect(outcomes[0]!.timings.firstTokenMs).not.toBeNull();
+    });
+
+    it("reports a failure in the stream", async () => {
+      const { trace, outcomes, release } = traceOf();
+      release();
+      const { engine } = engineWith(async function* () {
+        yield { type: "text-delta", delta: "partial" };
+        yield { type: "error", error: new DocentError("BAD_GATEWAY", "cut") };
+      });
+      await expect((await runCompletion(engine, request, { trace })).collect()).rejects.toMatchObject({ code: "BAD_GATEWAY" });
+      expect(outcomes).toMatchObject([{ status: "failed", error: { code: "BAD_GATEWAY" }, answer: "partial", finishReason: null }]);
+    });
+
+    it("reports an abandoned stream once, whether it was read or never started", async () => {
+      const { trace, outcomes, release } = traceOf();
+      release();
+      const run = await runCompletion(engineWith(endless).engine, request, { trace });
+      let n = 0;
+      for await (const event of run.chunks()) if (event.type === "chunk" && ++n === 3) break;
+      const unread = await runCompletion(engineWith(endless).engine, request, { trace });
+      unread.abort();
+      await new Promise((r) => setTimeout(r, 0));
+      expect(outcomes.map((o) => o.status)).toEqual(["abandoned", "abandoned"]);
+    });
   });
 });

@@ -1,7 +1,10 @@
 import type { ChatPart, OpenedCompletion } from "./chat-part.ts";
 import type { ChatCompletionRequest } from "./chat-request.ts";
 import { collectCompletion, completionChunks, completionMeta, type ChatCompletion, type ChunkEvent, type CompletionMeta } from "./completion-object.ts";
+import type { RequestTrace } from "./completion-outcome.ts";
+import { lastUserText } from "./conversation-query.ts";
 import { toDocentError } from "./errors.ts";
+import { createOutcomeRecorder, type OutcomeRecorder } from "./outcome-recorder.ts";
 import type { SourceScope } from "./source-scope.ts";
 
 /** What runs a completion: the engine's `open` (a narrow type, so tests and interfaces need no more). */
@@ -27,12 +30,14 @@ export interface CompletionRun {
  * The glue every interface shares: opens a completion under the caller's
  * signal and source scope, and guarantees that generation stops and the
  * caller's abort listener is removed on every path (done, failed, abandoned).
+ * With a `trace`, the completion's outcome is reported to it once it ends.
  */
 export async function runCompletion(
   engine: CompletionOpener,
   request: ChatCompletionRequest,
-  { signal, scope = null }: { signal?: AbortSignal; scope?: SourceScope },
+  { signal, scope = null, trace }: { signal?: AbortSignal; scope?: SourceScope; trace?: RequestTrace },
 ): Promise<CompletionRun> {
+  const startedAt = Date.now();
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal?.reason);
   const settle = () => {
@@ -49,23 +54,40 @@ export async function runCompletion(
     settle();
     throw toDocentError(error);
   }
+  const meta = completionMeta(opened);
+  const recorder: OutcomeRecorder | undefined =
+    trace && createOutcomeRecorder(trace, { opened, meta, question: lastUserText(request.messages), startedAt, openMs: Date.now() - startedAt });
   let used = false;
   async function* parts(): AsyncGenerator<ChatPart> {
     if (used) throw new Error("a completion's parts can be read once");
     used = true;
     try {
-      yield* opened.parts;
+      for await (const part of opened.parts) {
+        await recorder?.observe(part);
+        yield part;
+      }
+      // Parts that end without a finish or error part: the engine broke its contract.
+      await recorder?.end("failed", new Error("completion ended without a finish part"));
+    } catch (error) {
+      await recorder?.end("failed", error);
+      throw error;
     } finally {
       settle();
+      // Reached with nothing reported only when the caller stopped reading.
+      await recorder?.end("abandoned");
     }
   }
   const run: CompletionRun = {
     opened,
-    meta: completionMeta(opened),
+    meta,
     parts,
     collect: () => collectCompletion({ ...opened, parts: parts() }, run.meta),
     chunks: ({ includeUsage = false } = {}) => completionChunks({ ...opened, parts: parts() }, { includeUsage, meta: run.meta }),
-    abort: settle,
+    abort: () => {
+      settle();
+      // A stream cancelled before its first read never runs parts(): it still ended.
+      if (!used) void recorder?.end("abandoned");
+    },
   };
   return run;
 }

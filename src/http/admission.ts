@@ -2,9 +2,11 @@ import type { MiddlewareHandler } from "hono";
 import { admit, type AdmitDeps, type Caller } from "../auth/admit.ts";
 import { toDocentError, type DocentError } from "../core/errors.ts";
 import { holdUntilBodyEnds } from "./rate-limit.ts";
+import type { HttpTrace } from "./request-trace.ts";
 
 export type Admission = { caller: Caller } | { error: DocentError };
-export type AdmissionEnv = { Variables: { admission: Admission } };
+/** `trace` is set by the app's outermost middleware (http/request-trace.ts); absent when a door is mounted alone. */
+export type AdmissionEnv = { Variables: { admission: Admission; trace?: HttpTrace } };
 
 /**
  * Authentication and rate limits for every interface, in one middleware: the
@@ -23,7 +25,10 @@ export function admission(deps: AdmitDeps, { reject, streamToken }: { reject: bo
       c.set("admission", { error: toDocentError(error) });
       return next();
     }
-    c.set("admission", { caller: admitted.caller });
+    // The key id (never the key) goes with the request's trace, and the trace with the caller to the core.
+    const trace = c.get("trace");
+    if (trace) trace.keyId = admitted.caller.key.id;
+    c.set("admission", { caller: { ...admitted.caller, trace } });
     try {
       await next();
     } catch (error) {

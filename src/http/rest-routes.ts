@@ -30,7 +30,7 @@ export function restRoutes({ engine, resources, maxBodyBytes, ...admitDeps }: Re
     }
     const request = parseChatRequest(body);
     const caller = callerOf(c.get("admission"));
-    const run = await runCompletion(engine, request, { signal: c.req.raw.signal, scope: caller.scope });
+    const run = await runCompletion(engine, request, { signal: c.req.raw.signal, scope: caller.scope, trace: caller.trace });
     const headers = {
       "x-docent-model": `${run.opened.provider}/${run.opened.modelId}`,
       "x-docent-sources": run.opened.sources.map((s) => s.id).join(","),

@@ -12,7 +12,7 @@ export const appRouter = router({
     completions: router({
       create: protectedProcedure.input(ChatCompletionRequest).mutation(async ({ input, ctx, signal }) => {
         try {
-          return await (await runCompletion(ctx.services.engine, input, { signal, scope: ctx.caller.scope })).collect();
+          return await (await runCompletion(ctx.services.engine, input, { signal, scope: ctx.caller.scope, trace: ctx.caller.trace })).collect();
         } catch (error) {
           throw toTRPCError(error);
         }
@@ -20,7 +20,7 @@ export const appRouter = router({
       stream: protectedProcedure.input(ChatCompletionRequest).subscription(async function* ({ input, ctx, signal }) {
         let run;
         try {
-          run = await runCompletion(ctx.services.engine, input, { signal, scope: ctx.caller.scope });
+          run = await runCompletion(ctx.services.engine, input, { signal, scope: ctx.caller.scope, trace: ctx.caller.trace });
         } catch (error) {
           throw toTRPCError(error);
         }

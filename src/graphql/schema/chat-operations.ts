@@ -11,7 +11,7 @@ builder.mutationFields((t) => ({
     description: "Generates a reply grounded in knowledge sources, returned as one object.",
     args: { input: t.arg({ type: ChatCompletionInput, required: true }) },
     resolve: async (_root, { input }, ctx) => {
-      const run = await runCompletion(ctx.services.engine, chatRequestFromInput(input), { signal: ctx.request.signal, scope: ctx.caller.scope });
+      const run = await runCompletion(ctx.services.engine, chatRequestFromInput(input), { signal: ctx.request.signal, scope: ctx.caller.scope, trace: ctx.caller.trace });
       return run.collect();
     },
   }),
@@ -25,7 +25,7 @@ builder.subscriptionFields((t) => ({
     subscribe: async function* (_root, { input }, ctx) {
       const request = chatRequestFromInput(input);
       // Unsubscribing (or a closed connection) ends this generator early, which stops generation.
-      const run = await runCompletion(ctx.services.engine, request, { signal: ctx.request.signal, scope: ctx.caller.scope });
+      const run = await runCompletion(ctx.services.engine, request, { signal: ctx.request.signal, scope: ctx.caller.scope, trace: ctx.caller.trace });
       for await (const event of run.chunks({ includeUsage: request.stream_options?.include_usage === true })) {
         if (event.type === "error") throw event.error;
         yield event.chunk;
