@@ -22,6 +22,7 @@ import { createResourceReader, type ResourceReader } from "./core/resource-reade
 import type { RateLimiter } from "./core/rate-limiter.ts";
 import { createRateLimiter } from "./rate-limit/create-rate-limiter.ts";
 import { ensureDataDir } from "./data-dir.ts";
+import { createUsageServices, type UsageServices } from "./usage-services.ts";
 
 export type ChatEngine = ReturnType<typeof createChatEngine>;
 
@@ -41,6 +42,8 @@ export interface AppServices {
   rateLimiter: RateLimiter;
   /** Told of every completion's outcome (usage, metrics…); add one here to follow completions. */
   completionObservers: CompletionObserver[];
+  /** Usage per key, served completions and feedback; its ledger is one of the completion observers. */
+  usage: UsageServices;
   close(): Promise<void>;
 }
 
@@ -82,6 +85,7 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
     inputLimits: { maxMessages: config.MAX_MESSAGES, maxMessageChars: config.MAX_MESSAGE_CHARS, maxInputChars: config.MAX_INPUT_CHARS },
   });
   const rateLimiter = await createRateLimiter(config);
+  const usage = createUsageServices(prisma, config);
   return {
     config,
     embedder,
@@ -93,9 +97,12 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
     engine,
     resources: createResourceReader({ catalog, models }),
     rateLimiter,
-    completionObservers: [],
+    completionObservers: [usage.ledger],
+    usage,
     async close() {
       await rateLimiter.close();
+      // Buffered usage is written before the database closes: a graceful stop loses none.
+      await usage.close();
       await prisma.$disconnect();
       await index.close();
     },

@@ -125,6 +125,10 @@ export const ConfigSchema = z.object({
   SHUTDOWN_GRACE_MS: int(0, 3_600_000, 10_000),
   PUBLIC_URL: optionalUrl,
   CORS_ORIGINS: corsOrigins,
+  /** Keep each served completion's question and answer text, for feedback and the docs-gap report. Off: only ids, ratings, references. */
+  STORE_QUESTIONS: flag(false),
+  /** Stored question, answer and feedback-comment text is cleared after this many days. */
+  QUESTION_RETENTION_DAYS: int(1, 3650, 30),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
