@@ -6,6 +6,7 @@ import { migrateDatabase } from "../db/migrate-database.ts";
 import { keysCommand } from "./keys-command.ts";
 import { UsageError } from "./output.ts";
 import { sourcesCommand } from "./sources-command.ts";
+import { usageCommand } from "./usage-command.ts";
 import { StartupError } from "../startup-error.ts";
 
 const USAGE = `Usage: npm run cli -- <command>
@@ -22,6 +23,9 @@ const USAGE = `Usage: npm run cli -- <command>
   sources sync ID [--json]             re-ingest a source from its folder: only changed pages
   sources list [--json]                list knowledge sources
   sources remove ID                    remove a knowledge source
+  usage [--key ID] [--since 30d] [--json]
+                                       requests and tokens per UTC day, key and model (--since: 24h, 7d, 2w
+                                       or a date such as 2026-11-01)
   db migrate                           apply database migrations`;
 
 /** Runs one CLI command; returns the process exit code. */
@@ -41,6 +45,8 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
         description: { type: "string" },
         sources: { type: "string" },
         "expires-in": { type: "string" },
+        key: { type: "string" },
+        since: { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -62,11 +68,12 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
       print(result.applied.length ? `Applied ${result.applied.length} migration(s): ${result.applied.join(", ")}` : `Database is up to date (${result.alreadyApplied} migrations).`);
       return 0;
     }
-    if (group !== "keys" && group !== "sources") throw new UsageError(`Unknown command '${group}'.`);
+    if (!["keys", "sources", "usage"].includes(group)) throw new UsageError(`Unknown command '${group}'.`);
     // A CLI command searches nothing: the index's segments stay on disk.
     const services = await createServices(config, { preloadIndex: false });
     try {
       if (group === "keys") await keysCommand(services, rest, parsed.values, print);
+      else if (group === "usage") await usageCommand({ keys: services.keys, read: services.usage.read }, rest, parsed.values, print);
       else await sourcesCommand(services, rest, parsed.values, print);
     } finally {
       await services.close();
