@@ -1,10 +1,12 @@
 import type { Caller } from "../auth/admit.ts";
 import type { ResourceReader } from "../core/resource-reader.ts";
 import type { CompletionOpener } from "../core/run-completion.ts";
+import type { SubmitFeedback } from "../core/feedback.ts";
 
 export interface GraphQLServices {
   engine: CompletionOpener;
   resources: ResourceReader;
+  usage: { submitFeedback: SubmitFeedback };
 }
 
 export interface GraphQLContext {

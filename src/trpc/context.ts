@@ -1,10 +1,12 @@
 import type { ResourceReader } from "../core/resource-reader.ts";
 import type { CompletionOpener } from "../core/run-completion.ts";
+import type { SubmitFeedback } from "../core/feedback.ts";
 import type { Admission } from "../http/admission.ts";
 
 export interface TrpcServices {
   engine: CompletionOpener;
   resources: ResourceReader;
+  usage: { submitFeedback: SubmitFeedback };
 }
 
 export interface TrpcContext {
