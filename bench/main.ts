@@ -4,6 +4,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   retrieval: () => import("./retrieval.ts"),
   "rate-limit": () => import("./rate-limit.ts"),
   fuzz: () => import("./fuzz.ts"),
+  "coverage-bands": () => import("./coverage-bands.ts"),
 };
 const run = benches[which];
 if (!run) {

@@ -7,6 +7,7 @@ import { keysCommand } from "./keys-command.ts";
 import { UsageError } from "./output.ts";
 import { sourcesCommand } from "./sources-command.ts";
 import { usageCommand } from "./usage-command.ts";
+import { reportCommand } from "./report-command.ts";
 import { StartupError } from "../startup-error.ts";
 
 const USAGE = `Usage: npm run cli -- <command>
@@ -26,6 +27,10 @@ const USAGE = `Usage: npm run cli -- <command>
   usage [--key ID] [--since 30d] [--json]
                                        requests and tokens per UTC day, key and model (--since: 24h, 7d, 2w
                                        or a date such as 2026-11-01)
+  report gaps [--since 7d] [--source ID] [--weak-below 0.8] [--json]
+                                       what the docs fail to answer: refused, weakly grounded (best passage
+                                       covers under 0.8 of the question) and down-voted answers, grouped by
+                                       similar wording, with the pages that came closest
   db migrate                           apply database migrations`;
 
 /** Runs one CLI command; returns the process exit code. */
@@ -47,6 +52,8 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
         "expires-in": { type: "string" },
         key: { type: "string" },
         since: { type: "string" },
+        source: { type: "string" },
+        "weak-below": { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -68,12 +75,13 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
       print(result.applied.length ? `Applied ${result.applied.length} migration(s): ${result.applied.join(", ")}` : `Database is up to date (${result.alreadyApplied} migrations).`);
       return 0;
     }
-    if (!["keys", "sources", "usage"].includes(group)) throw new UsageError(`Unknown command '${group}'.`);
+    if (!["keys", "sources", "usage", "report"].includes(group)) throw new UsageError(`Unknown command '${group}'.`);
     // A CLI command searches nothing: the index's segments stay on disk.
     const services = await createServices(config, { preloadIndex: false });
     try {
       if (group === "keys") await keysCommand(services, rest, parsed.values, print);
       else if (group === "usage") await usageCommand({ keys: services.keys, read: services.usage.read }, rest, parsed.values, print);
+      else if (group === "report") await reportCommand(services, rest, parsed.values, print);
       else await sourcesCommand(services, rest, parsed.values, print);
     } finally {
       await services.close();

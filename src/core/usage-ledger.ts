@@ -88,7 +88,7 @@ export function createUsageLedger({ usage, served, storeQuestions, flushInterval
       records.push({
         id: outcome.completionId,
         keyId: outcome.keyId,
-        createdAt: new Date(outcome.created * 1000),
+        createdAt: new Date(outcome.timings.startedAt),
         model: outcome.model,
         servedBy,
         interface: outcome.interface,
