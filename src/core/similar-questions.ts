@@ -4,12 +4,13 @@ import { contentTerms } from "./terms.ts";
  * Two wordings are taken for the same question when the Jaccard similarity
  * of their stemmed content words (terms.ts, the analyzer search uses) is at
  * least this: half of all the words either uses, shared. Measured on the 86
- * questions of the three eval sets (3,655 pairs; the later sets reword some
- * earlier questions, labelled by hand): at 0.5, 10 pairs merge, 9 of them
- * rewordings ("find which commit introduced a bug" / "find the commit that
- * introduced a bug") and 1 not ("How are dates and times stored?" / "How do I
- * get the current date and time?"); 2 rewordings stay apart (0.40, 0.33). At
- * 0.4, 4 more pairs merge, 3 of them wrongly.
+ * questions of the three eval sets (3,655 pairs; `npm run -s bench --
+ * similar-questions`), whose later sets reword some earlier questions,
+ * labelled by hand: at 0.5, 10 pairs merge, 9 of them rewordings ("find which
+ * commit introduced a bug" / "find the commit that introduced a bug") and 1
+ * not ("How are dates and times stored?" / "How do I get the current date and
+ * time?"); 2 rewordings stay apart (0.40, 0.33). At 0.4, 4 more pairs merge,
+ * 3 of them wrongly.
  */
 export const DEFAULT_SIMILARITY = 0.5;
 
