@@ -5,6 +5,8 @@ const benches: Record<string, () => Promise<unknown>> = {
   "rate-limit": () => import("./rate-limit.ts"),
   fuzz: () => import("./fuzz.ts"),
   sync: () => import("./sync.ts"),
+  "coverage-bands": () => import("./coverage-bands.ts"),
+  "similar-questions": () => import("./similar-questions.ts"),
 };
 const run = benches[which];
 if (!run) {

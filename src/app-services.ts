@@ -27,6 +27,7 @@ import { createResourceReader, type ResourceReader } from "./core/resource-reade
 import type { RateLimiter } from "./core/rate-limiter.ts";
 import { createRateLimiter } from "./rate-limit/create-rate-limiter.ts";
 import { ensureDataDir } from "./data-dir.ts";
+import { createUsageServices, type UsageServices } from "./usage-services.ts";
 
 export type ChatEngine = ReturnType<typeof createChatEngine>;
 
@@ -54,6 +55,8 @@ export interface AppServices {
   syncLeases: SyncLeases;
   /** Crawled pages' ETag/Last-Modified, for conditional requests at the next sync. */
   pageValidators: PageValidatorStore;
+  /** Usage per key, served completions and feedback; its ledger is one of the completion observers. */
+  usage: UsageServices;
   close(): Promise<void>;
 }
 
@@ -96,6 +99,7 @@ export async function createServices(config: Config, { preloadIndex = true, logg
   });
   const rateLimiter = await createRateLimiter(config);
   const metrics = createServiceMetrics({ catalog });
+  const usage = createUsageServices(prisma, config);
   return {
     config,
     embedder,
@@ -107,13 +111,16 @@ export async function createServices(config: Config, { preloadIndex = true, logg
     engine,
     resources: createResourceReader({ catalog, models, readPage: index.readPage }),
     rateLimiter,
-    completionObservers: [metrics.observer],
+    completionObservers: [metrics.observer, usage.ledger],
     logger,
     metrics,
     syncLeases: createPrismaSyncLeases(prisma),
     pageValidators: createPrismaPageValidators(prisma),
+    usage,
     async close() {
       await rateLimiter.close();
+      // Buffered usage is written before the database closes: a graceful stop loses none.
+      await usage.close();
       await prisma.$disconnect();
       await index.close();
     },

@@ -60,7 +60,7 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
   // One core, three interfaces; one admission (key, scope, limits) in front of each.
   const maxBodyBytes = services.config.MAX_BODY_BYTES;
   const admitDeps = { keys: services.keys, limiter: services.rateLimiter };
-  app.route("/v1", restRoutes({ ...admitDeps, engine: services.engine, resources: services.resources, maxBodyBytes }));
+  app.route("/v1", restRoutes({ ...admitDeps, engine: services.engine, resources: services.resources, maxBodyBytes, usage: services.usage }));
 
   const tokens = createStreamTokens();
   const graphql = createGraphQLHandler(services, tokens);

@@ -17,6 +17,14 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ PROVIDER_DEADLINE_MS: "10" })).toThrow(/PROVIDER_DEADLINE_MS="10"/);
   });
 
+  it("stores no question text by default, keeps stored text 30 days, writes usage every second", () => {
+    expect(loadConfig({})).toMatchObject({ STORE_QUESTIONS: false, QUESTION_RETENTION_DAYS: 30, USAGE_FLUSH_MS: 1000 });
+    expect(loadConfig({ STORE_QUESTIONS: "1", QUESTION_RETENTION_DAYS: "7", USAGE_FLUSH_MS: "5000" })).toMatchObject({ STORE_QUESTIONS: true, QUESTION_RETENTION_DAYS: 7, USAGE_FLUSH_MS: 5000 });
+    expect(() => loadConfig({ QUESTION_RETENTION_DAYS: "0" })).toThrow(/QUESTION_RETENTION_DAYS="0"/);
+    expect(() => loadConfig({ STORE_QUESTIONS: "sometimes" })).toThrow(/STORE_QUESTIONS="sometimes": must be 1\/0/);
+    expect(() => loadConfig({ USAGE_FLUSH_MS: "10" })).toThrow(/USAGE_FLUSH_MS="10"/);
+  });
+
   it("reads values and a SQLite DATABASE_URL", () => {
     const config = loadConfig({ PORT: "9000", DOCENT_DEMO: "0", DATABASE_URL: "file:/tmp/x.db", OPENAI_BASE_URL: "http://localhost:11434/v1" });
     expect(config).toMatchObject({ PORT: 9000, DOCENT_DEMO: false, OPENAI_BASE_URL: "http://localhost:11434/v1" });

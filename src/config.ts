@@ -143,6 +143,12 @@ export const ConfigSchema = z.object({
     return seconds;
   }),
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || (v.length >= 16 && /^\S+$/.test(v)), { error: "must be at least 16 characters with no spaces (e.g. openssl rand -hex 32)" }),
+  /** Keep each served completion's question and answer text, for feedback and the docs-gap report. Off: only ids, ratings, references. */
+  STORE_QUESTIONS: flag(false),
+  /** Stored question, answer and feedback-comment text is cleared after this many days. */
+  QUESTION_RETENTION_DAYS: int(1, 3650, 30),
+  /** How often usage and served completions are written (a crash loses at most this much; a graceful stop none). */
+  USAGE_FLUSH_MS: int(100, 3_600_000, 1000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

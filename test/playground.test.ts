@@ -39,7 +39,7 @@ describe("the playground's files", () => {
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).not.toMatch(/\son[a-z]+=/i);
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
-    for (const path of ["/playground/app.js", "/playground/api.js", "/playground/render.js", "/playground/catalog-view.js", "/playground/describe-error.js", "/playground/vendor/marked.js", "/playground/vendor/purify.js", "/playground/style.css"]) {
+    for (const path of ["/playground/app.js", "/playground/api.js", "/playground/render.js", "/playground/catalog-view.js", "/playground/describe-error.js", "/playground/feedback-view.js", "/playground/vendor/marked.js", "/playground/vendor/purify.js", "/playground/style.css"]) {
       const file = await fetch(`${server.url}${path}`);
       expect(file.status, path).toBe(200);
       expect(file.headers.get("content-security-policy"), path).toBe(csp);
@@ -154,6 +154,45 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
     expect(await page.isVisible("#references-block")).toBe(false);
     expect(await page.$$("#references li")).toHaveLength(0);
     expect(await page.$$("#answer .cite")).toHaveLength(0);
+  });
+
+  it("takes a thumbs up or down, and a comment, on the answer just shown, for the completion that was served", async () => {
+    const { page, violations } = await open(server.url);
+    await page.fill("#key", server.key);
+    const streamed = page.waitForResponse((r) => r.url().endsWith("/v1/chat/completions"));
+    await ask(page, ON_TOPIC);
+    const completionId = /"id":"(chatcmpl-[0-9a-f]+)"/.exec(await (await streamed).text())![1]!;
+    expect(await page.isVisible("#feedback")).toBe(true);
+    const stored = async () => {
+      await server.services.usage.ledger.flush();
+      return (await server.services.usage.served.list({ since: new Date(0) })).find((c) => c.id === completionId);
+    };
+
+    const down = page.waitForRequest((r) => r.url().endsWith("/v1/feedback"));
+    await page.click("#vote-down");
+    expect((await down).postDataJSON()).toEqual({ completion_id: completionId, rating: "down" });
+    await page.waitForSelector("#feedback-status:text('not helpful')");
+    expect(await page.getAttribute("#vote-down", "aria-pressed")).toBe("true");
+    expect(await page.getAttribute("#vote-up", "aria-pressed")).toBe("false");
+    expect(await stored()).toMatchObject({ rating: "down", comment: null });
+
+    await page.fill("#comment", "It should say which lock CLUSTER takes.");
+    await page.press("#comment", "Enter");
+    await page.waitForSelector("#feedback-status:text('comment was sent')");
+    expect(await page.isVisible("#feedback-comment")).toBe(false);
+    expect(await stored()).toMatchObject({ rating: "down", comment: "It should say which lock CLUSTER takes." });
+
+    await page.click("#vote-up");
+    await page.waitForSelector("#feedback-status:text('helpful')");
+    expect(await page.getAttribute("#vote-up", "aria-pressed")).toBe("true");
+    expect(await stored()).toMatchObject({ rating: "up", comment: null });
+
+    // A new question withdraws the thumbs until its own answer is complete, which starts unrated.
+    await ask(page, "What is the best recipe for banana bread?");
+    expect(await page.isVisible("#feedback")).toBe(true);
+    expect(await page.getAttribute("#vote-up", "aria-pressed")).toBe("false");
+    expect(await page.textContent("#feedback-status")).toBe("");
+    expect(violations).toEqual([]);
   });
 
   it("keeps the key across a reload, and forgets it when asked", async () => {

@@ -6,6 +6,8 @@ import { migrateDatabase } from "../db/migrate-database.ts";
 import { keysCommand } from "./keys-command.ts";
 import { UsageError } from "./output.ts";
 import { sourcesCommand } from "./sources-command.ts";
+import { usageCommand } from "./usage-command.ts";
+import { reportCommand } from "./report-command.ts";
 import { StartupError } from "../startup-error.ts";
 import { SyncInProgressError } from "../sync/run-sync.ts";
 
@@ -27,6 +29,13 @@ const USAGE = `Usage: npm run cli -- <command>
   sources sync --all [--json]          every source in turn, for cron; exit code 1 if any failed
   sources list [--json]                list knowledge sources
   sources remove ID                    remove a knowledge source
+  usage [--key ID] [--since 30d] [--json]
+                                       requests and tokens per UTC day, key and model (--since: 24h, 7d, 2w
+                                       or a date such as 2026-11-01)
+  report gaps [--since 7d] [--source ID] [--weak-below 0.8] [--json]
+                                       what the docs fail to answer: refused, weakly grounded (best passage
+                                       covers under 0.8 of the question) and down-voted answers, grouped by
+                                       similar wording, with the pages that came closest
   db migrate                           apply database migrations`;
 
 /** Runs one CLI command; returns the process exit code. */
@@ -48,6 +57,10 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
         "expires-in": { type: "string" },
         refresh: { type: "string" },
         all: { type: "boolean" },
+        key: { type: "string" },
+        since: { type: "string" },
+        source: { type: "string" },
+        "weak-below": { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -69,11 +82,13 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
       print(result.applied.length ? `Applied ${result.applied.length} migration(s): ${result.applied.join(", ")}` : `Database is up to date (${result.alreadyApplied} migrations).`);
       return 0;
     }
-    if (group !== "keys" && group !== "sources") throw new UsageError(`Unknown command '${group}'.`);
+    if (!["keys", "sources", "usage", "report"].includes(group)) throw new UsageError(`Unknown command '${group}'.`);
     // A CLI command searches nothing: the index's segments stay on disk.
     const services = await createServices(config, { preloadIndex: false });
     try {
       if (group === "keys") await keysCommand(services, rest, parsed.values, print);
+      else if (group === "usage") await usageCommand({ keys: services.keys, read: services.usage.read }, rest, parsed.values, print);
+      else if (group === "report") await reportCommand(services, rest, parsed.values, print);
       else return (await sourcesCommand(services, rest, parsed.values, print, printError)) ?? 0;
     } finally {
       await services.close();

@@ -9,15 +9,17 @@ import { limitBody } from "./body-limit.ts";
 import { errorBody } from "./error-response.ts";
 import { sseResponse } from "./sse.ts";
 import { responsesRoutes } from "./responses/responses-routes.ts";
+import { usageRoutes, type UsageRouteDeps } from "./usage-routes.ts";
 
 export interface RestDeps extends AdmitDeps {
   engine: CompletionOpener;
   resources: ResourceReader;
   maxBodyBytes: number;
+  usage: UsageRouteDeps["usage"];
 }
 
 /** The REST interface: SPEC.md's chat-completions operation plus models and sources, under /v1. */
-export function restRoutes({ engine, resources, maxBodyBytes, ...admitDeps }: RestDeps) {
+export function restRoutes({ engine, resources, maxBodyBytes, usage, ...admitDeps }: RestDeps) {
   const app = new Hono<AdmissionEnv>();
   app.use("*", admission(admitDeps, { reject: true }));
 
@@ -46,6 +48,7 @@ export function restRoutes({ engine, resources, maxBodyBytes, ...admitDeps }: Re
   });
 
   app.route("/responses", responsesRoutes({ engine, maxBodyBytes }));
+  app.route("/", usageRoutes({ usage, maxBodyBytes }));
   app.get("/models", (c) => c.json(resources.listModels()));
   app.get("/models/:id", (c) => c.json(resources.getModel(c.req.param("id"))));
   app.get("/sources", async (c) => c.json(await resources.listSources(callerOf(c.get("admission")).scope)));

@@ -1,5 +1,6 @@
 import type { ResourceReader } from "../core/resource-reader.ts";
 import type { CompletionOpener } from "../core/run-completion.ts";
+import type { SubmitFeedback } from "../core/feedback.ts";
 import type { Admission } from "../http/admission.ts";
 import type { Logger } from "../logging/logger.ts";
 
@@ -8,6 +9,7 @@ export interface TrpcServices {
   resources: ResourceReader;
   /** Where unexpected errors are logged (stderr without one). */
   logger?: Logger;
+  usage: { submitFeedback: SubmitFeedback };
 }
 
 export interface TrpcContext {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ChatCompletionRequest } from "../core/chat-request.ts";
 import { runCompletion } from "../core/run-completion.ts";
+import { FeedbackInput } from "../core/feedback.ts";
 import { protectedProcedure, router, toTRPCError } from "./trpc.ts";
 
 /**
@@ -43,6 +44,15 @@ export const appRouter = router({
   }),
   models: router({
     list: protectedProcedure.query(({ ctx }) => ctx.services.resources.listModels().data),
+  }),
+  feedback: router({
+    submit: protectedProcedure.input(FeedbackInput).mutation(async ({ input, ctx }) => {
+      try {
+        return await ctx.services.usage.submitFeedback(ctx.caller.key.id, input);
+      } catch (error) {
+        throw toTRPCError(error);
+      }
+    }),
   }),
 });
 

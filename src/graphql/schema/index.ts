@@ -4,6 +4,7 @@ import "./catalog.ts";
 import "./chat-completion.ts";
 import "./chat-input.ts";
 import "./chat-operations.ts";
+import "./feedback.ts";
 
 export const schema = builder.toSchema();
 

@@ -74,8 +74,9 @@ export interface ResponseHead {
   request: ResponsesRequest;
 }
 
-export function responseHead(request: ResponsesRequest, createdAt: number): ResponseHead {
-  return { id: `resp_${randomBytes(24).toString("hex")}`, messageId: `msg_${randomBytes(24).toString("hex")}`, createdAt, request };
+/** `id` is the completion's own in Responses form (core/completion-ids.ts), so feedback can name either. */
+export function responseHead(request: ResponsesRequest, createdAt: number, id = `resp_${randomBytes(24).toString("hex")}`): ResponseHead {
+  return { id, messageId: `msg_${randomBytes(24).toString("hex")}`, createdAt, request };
 }
 
 export interface ResponseState {

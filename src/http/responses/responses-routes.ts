@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { badRequest, toDocentError } from "../../core/errors.ts";
 import { runCompletion, type CompletionOpener } from "../../core/run-completion.ts";
+import { responseIdFor } from "../../core/completion-ids.ts";
 import { callerOf, type AdmissionEnv } from "../admission.ts";
 import { limitBody } from "../body-limit.ts";
 import { sseResponse } from "../sse.ts";
@@ -36,7 +37,7 @@ export function responsesRoutes({ engine, maxBodyBytes }: ResponsesDeps) {
     const run = await runCompletion(engine, mapped.request, { signal: c.req.raw.signal, scope: caller.scope, trace: caller.trace }).catch((error) => {
       throw inResponsesTerms(error);
     });
-    const head = responseHead(parsed, run.meta.created);
+    const head = responseHead(parsed, run.meta.created, responseIdFor(run.meta.id));
     const headers = {
       "x-docent-model": `${run.opened.provider}/${run.opened.modelId}`,
       "x-docent-sources": run.opened.sources.map((s) => s.id).join(","),

@@ -45,6 +45,9 @@ async function call(path, key, init = {}) {
 
 export const getJson = async (path, key) => (await call(path, key)).json();
 
+export const postJson = async (path, key, body) =>
+  (await call(path, key, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json();
+
 /** The `data:` payloads of a server-sent-events body, as they arrive. */
 async function* sseData(body) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();

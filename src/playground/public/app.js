@@ -3,6 +3,7 @@ import { ApiError, getJson, streamCompletion } from "./api.js";
 import { showModels, showSources } from "./catalog-view.js";
 import { describe } from "./describe-error.js";
 import { renderAnswer, renderReferences } from "./render.js";
+import { feedbackView } from "./feedback-view.js";
 
 const KEY_STORAGE = "docent.apiKey";
 const $ = (id) => document.getElementById(id);
@@ -12,6 +13,11 @@ const el = {
   result: $("result"), modelLabel: $("model-label"), notCovered: $("not-covered"), answer: $("answer"),
   referencesBlock: $("references-block"), references: $("references"),
 };
+const feedback = feedbackView(
+  { block: $("feedback"), up: $("vote-up"), down: $("vote-down"), status: $("feedback-status"), commentForm: $("feedback-comment"), comment: $("comment") },
+  () => key(),
+  (error) => showError(error),
+);
 
 let sourceNames = new Map();
 let running = null;
@@ -107,8 +113,10 @@ async function ask(question) {
   el.referencesBlock.hidden = true;
   el.modelLabel.textContent = "";
   el.answer.replaceChildren();
+  feedback.hide();
 
   let text = "";
+  let completionId = null;
   let refs = [];
   const titles = new Map();
   let frame = 0;
@@ -126,6 +134,7 @@ async function ask(question) {
         continue;
       }
       const { chunk } = event;
+      completionId = chunk.id ?? completionId;
       refs = chunk.url_references ?? refs;
       const delta = chunk.choices?.[0]?.delta;
       if (delta?.content) text += delta.content;
@@ -135,6 +144,8 @@ async function ask(question) {
     cancelAnimationFrame(frame);
     draw();
     finish(refs, titles);
+    // Only a finished answer can be rated: the server records it when its last chunk has gone out.
+    feedback.show(completionId);
   } catch (error) {
     cancelAnimationFrame(frame);
     if (text) draw();

@@ -1,0 +1,53 @@
+import type { PrismaClient } from "@prisma/client";
+import { z } from "zod";
+import type { ServedCompletion, ServedCompletionStore } from "../core/served-completions.ts";
+
+const StoredReferences = z.array(z.object({ url: z.string(), title: z.string(), sourceId: z.string() }));
+const StoredIds = z.array(z.string());
+
+type Row = Awaited<ReturnType<PrismaClient["servedCompletion"]["findMany"]>>[number];
+
+const fromRow = (row: Row): ServedCompletion => ({
+  ...row,
+  sourceIds: StoredIds.parse(JSON.parse(row.sourceIds)),
+  references: StoredReferences.parse(JSON.parse(row.references)),
+  closest: StoredReferences.parse(JSON.parse(row.closest)),
+  rating: row.rating === "up" || row.rating === "down" ? row.rating : null,
+});
+
+/** Served completions in the ServedCompletion table; lists are JSON text (the same in SQLite and PostgreSQL). */
+export function createPrismaServedCompletions(prisma: PrismaClient): ServedCompletionStore {
+  return {
+    async add(records) {
+      if (records.length === 0) return;
+      await prisma.$transaction(
+        records.map((r) =>
+          // A record already written (a retried batch) is left as it is: it may have been rated since.
+          prisma.servedCompletion.upsert({
+            where: { id: r.id },
+            update: {},
+            create: { ...r, sourceIds: JSON.stringify(r.sourceIds), references: JSON.stringify(r.references), closest: JSON.stringify(r.closest) },
+          }),
+        ),
+      );
+    },
+    async rate(id, keyId, { rating, comment, at }) {
+      const { count } = await prisma.servedCompletion.updateMany({ where: { id, keyId }, data: { rating, comment, ratedAt: at } });
+      return count > 0;
+    },
+    async list({ since, until }) {
+      const rows = await prisma.servedCompletion.findMany({
+        where: { createdAt: { gte: since, ...(until ? { lt: until } : {}) } },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      });
+      return rows.map(fromRow);
+    },
+    async forgetText(before) {
+      const { count } = await prisma.servedCompletion.updateMany({
+        where: { createdAt: { lt: before }, OR: [{ question: { not: null } }, { answer: { not: null } }, { comment: { not: null } }] },
+        data: { question: null, answer: null, comment: null },
+      });
+      return count;
+    },
+  };
+}
