@@ -20,6 +20,7 @@ import { createAjvValidator } from "./structured/ajv-validator.ts";
 import { createResourceReader, type ResourceReader } from "./core/resource-reader.ts";
 import type { RateLimiter } from "./core/rate-limiter.ts";
 import { createRateLimiter } from "./rate-limit/create-rate-limiter.ts";
+import { englishAnalyzer } from "./text/english-analyzer.ts";
 
 export type ChatEngine = ReturnType<typeof createChatEngine>;
 
@@ -46,11 +47,13 @@ export interface AppServices {
  */
 export async function createServices(config: Config, { preloadIndex = true }: { preloadIndex?: boolean } = {}): Promise<AppServices> {
   await migrateDatabase(config);
+  // One reading of text for indexing, questions, coverage and the offline generator.
+  const analyzer = englishAnalyzer;
   const prisma = isPostgresUrl(config.DATABASE_URL) ? await createPostgresClient(config.DATABASE_URL!) : createSqliteClient(databaseFile(config));
   // Weaviate when WEAVIATE_URL is set (loaded only then), else the embedded on-disk index.
   const index = config.WEAVIATE_URL
-    ? await (await import("./retrieval/weaviate/weaviate-index.ts")).openWeaviateIndex({ url: config.WEAVIATE_URL, grpcUrl: config.WEAVIATE_GRPC_URL, apiKey: config.WEAVIATE_API_KEY, prefix: config.WEAVIATE_COLLECTION_PREFIX })
-    : openSqliteIndex(indexFile(config), { preload: preloadIndex });
+    ? await (await import("./retrieval/weaviate/weaviate-index.ts")).openWeaviateIndex({ url: config.WEAVIATE_URL, grpcUrl: config.WEAVIATE_GRPC_URL, apiKey: config.WEAVIATE_API_KEY, prefix: config.WEAVIATE_COLLECTION_PREFIX, analyzer })
+    : openSqliteIndex(indexFile(config), { preload: preloadIndex, analyzer });
   const embedder = config.EMBEDDINGS_MODEL
     ? createOpenAIEmbedder({
         client: new OpenAI({ apiKey: config.EMBEDDINGS_API_KEY ?? "not-needed", baseURL: config.EMBEDDINGS_BASE_URL, timeout: config.PROVIDER_TIMEOUT_MS, maxRetries: config.PROVIDER_MAX_RETRIES }),
@@ -58,11 +61,11 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
       })
     : undefined;
   const retrieve = embedder
-    ? makeHybridRetriever({ lexical: index.retrieve, vectorSearch: index.vectorSearch, embedder, mode: config.RETRIEVAL_MODE, alpha: config.HYBRID_ALPHA })
+    ? makeHybridRetriever({ lexical: index.retrieve, vectorSearch: index.vectorSearch, embedder, mode: config.RETRIEVAL_MODE, alpha: config.HYBRID_ALPHA, analyzer })
     : index.retrieve;
   const catalog = createPrismaSourceCatalog(prisma);
   const keys = createPrismaKeyStore(prisma);
-  const models = createModelRegistry(config, countTokens);
+  const models = createModelRegistry(config, countTokens, analyzer);
   const engine = createChatEngine({
     catalog,
     retrieve,
@@ -72,6 +75,7 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
     maxReferences: config.MAX_REFERENCES,
     minSimilarity: config.EMBEDDINGS_MIN_SIMILARITY,
     isWord: isEnglishWord,
+    analyzer,
     sourceChoiceTimeoutMs: config.AGENT_SOURCE_CHOICE_TIMEOUT_MS,
   });
   const rateLimiter = await createRateLimiter(config);

@@ -17,6 +17,7 @@ import type { SourceCatalog, SourceInfo } from "./source-catalog.ts";
 import { structuredFormat, type SchemaValidator, type StructuredFormat } from "./structured-output.ts";
 import { structuredReply } from "./structured-reply.ts";
 import { inScope, type SourceScope } from "./source-scope.ts";
+import type { TextAnalyzer } from "./text-analyzer.ts";
 
 export type { ChatPart, OpenedCompletion } from "./chat-part.ts";
 
@@ -37,6 +38,8 @@ export interface ChatEngineDeps {
   sourceChoiceTimeoutMs?: number;
   /** Whether a word is a dictionary word: lets "postgres" or "pyhton" name its source. */
   isWord?: IsWord;
+  /** How questions are read (the same analyzer the index and the offline generator use). */
+  analyzer: TextAnalyzer;
 }
 
 /**
@@ -65,7 +68,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
       if (!source) throw notFound(`No knowledge source with id '${raw}'. GET /v1/sources lists the available ones.`, `sources[${i}]`, "source_not_found");
       if (!sources.includes(source)) sources.push(source);
     });
-    const result = await deps.retrieve({ query: withoutSourceNames(query, sources, deps.isWord), sourceIds: sources.map((s) => s.id), limit, signal });
+    const result = await deps.retrieve({ query: withoutSourceNames(query, sources, deps), sourceIds: sources.map((s) => s.id), limit, signal });
     return { sources, pages: rankPages(result), matches: result.matches };
   }
 
@@ -88,7 +91,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
     if (format && !model.supportsStructuredOutput) {
       throw badRequest(`The model '${request.model}' (${model.provider}/${model.modelId}) cannot produce structured output.`, "response_format", "structured_output_unavailable");
     }
-    const query = retrievalQuery(request.messages);
+    const query = retrievalQuery(request.messages, deps.analyzer);
     if (!lastUserText(request.messages).trim()) throw badRequest("'messages' must contain a user message with text.", "messages");
     const catalog = inScope(await deps.catalog.list(), scope);
     // A model that can answer in JSON may settle which of several contending sources the question is about.
@@ -99,7 +102,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
         : undefined;
     const picked: Selection = request.sources
       ? await explicitChunks(request.sources, query, catalog, signal)
-      : await selectSources(query, catalog, deps.retrieve, { limit, choose, isWord: deps.isWord, wholeIndex: scope === null, signal });
+      : await selectSources(query, catalog, deps.retrieve, { limit, choose, analyzer: deps.analyzer, isWord: deps.isWord, wholeIndex: scope === null, signal });
     const opened = await answer(request, model, format, query, picked, signal);
     return picked.choice ? { ...opened, parts: withExtraUsage(opened.parts, picked.choice.usage) } : opened;
   }

@@ -4,6 +4,7 @@ import type { Config } from "../config.ts";
 import { DocentError, notFound } from "../core/errors.ts";
 import type { LanguageModel } from "../core/language-model.ts";
 import type { ModelDescription, ModelRegistry } from "../core/model-registry.ts";
+import type { TextAnalyzer } from "../core/text-analyzer.ts";
 import { createAnthropicModel } from "./anthropic/anthropic-model.ts";
 import { createExtractiveModel } from "./extractive/extractive-model.ts";
 import { createOpenAIModel } from "./openai/openai-model.ts";
@@ -18,8 +19,8 @@ export const PUBLIC_MODELS = ["agent", "provider_a", "provider_b"] as const;
  * server), provider_b (Anthropic) and the agent, which uses AGENT_MODEL or,
  * by default, the first provider with a key and else the offline generator.
  */
-export function createModelRegistry(config: Config, countTokens: (text: string) => number): ModelRegistry {
-  const extractive = createExtractiveModel({ countTokens });
+export function createModelRegistry(config: Config, countTokens: (text: string) => number, analyzer?: TextAnalyzer): ModelRegistry {
+  const extractive = createExtractiveModel({ countTokens, analyzer });
   const openai = (modelId: string, name: string): Slot => {
     const label: ProviderLabel = { name, provider: "openai", modelId, keyVariable: "OPENAI_API_KEY", modelVariable: name === "provider_a" ? "PROVIDER_A_MODEL" : "AGENT_MODEL" };
     // A custom OPENAI_BASE_URL (vLLM, Ollama, llama.cpp) usually needs no key.

@@ -57,6 +57,13 @@ describe("extractiveAnswer", () => {
     expect(answer).toMatch(/\n\nSee also: CLUSTER \(tutorial\) \[2\]\.$/);
   });
 
+  it("reads the question's words as the index does (one stemmer: physically and physical are one term)", () => {
+    const pages: GroundingDocument[] = [
+      { referenceNumber: 1, title: "Storage", section: "", url: "https://x/storage.html", text: "The weather is nice today in the city. Clustered rows are kept in physical order on disk." },
+    ];
+    expect(extractiveAnswer("physically", pages)).toBe("Clustered rows are kept in physical order on disk. [1]");
+  });
+
   it("returns nothing when there are no passages", () => {
     expect(extractiveAnswer("anything", [])).toBe("");
   });

@@ -1,5 +1,6 @@
 import type { GroundingDocument } from "../../core/language-model.ts";
-import { contentTerms } from "../../core/terms.ts";
+import { contentTerms, type TextAnalyzer } from "../../core/text-analyzer.ts";
+import { englishAnalyzer } from "../../text/english-analyzer.ts";
 import { lruMemo } from "../lru-memo.ts";
 import { splitSentences } from "./sentences.ts";
 
@@ -8,6 +9,8 @@ export interface ExtractiveOptions {
   maxWords?: number;
   /** Sentences scoring below this share of the best one are left out. */
   relativeFloor?: number;
+  /** How the question and the passages are read (the analyzer the index uses). */
+  analyzer?: TextAnalyzer;
 }
 
 interface Candidate {
@@ -28,14 +31,22 @@ export function isProse(text: string): boolean {
   return symbols / text.length < 0.08;
 }
 
-/** A passage's sentences worth quoting, with their terms (passages recur across questions: remembered). */
-const quotableSentences = lruMemo(2048, (text: string) =>
-  splitSentences(text).flatMap((sentence, index) => {
-    const words = sentence.split(" ").length;
-    if (words < 4 || words > 80 || !isProse(sentence)) return [];
-    return [{ text: sentence, terms: new Set(contentTerms(sentence)), index }];
-  }),
-);
+/** A passage's sentences worth quoting, with their terms (passages recur across questions: remembered, per analyzer). */
+const memos = new WeakMap<TextAnalyzer, (text: string) => Array<{ text: string; terms: Set<string>; index: number }>>();
+function quotableSentences(analyzer: TextAnalyzer) {
+  let memo = memos.get(analyzer);
+  if (!memo) {
+    memo = lruMemo(2048, (text: string) =>
+      splitSentences(text).flatMap((sentence, index) => {
+        const words = sentence.split(" ").length;
+        if (words < 4 || words > 80 || !isProse(sentence)) return [];
+        return [{ text: sentence, terms: new Set(contentTerms(analyzer, sentence)), index }];
+      }),
+    );
+    memos.set(analyzer, memo);
+  }
+  return memo;
+}
 
 const jaccard = (a: Set<string>, b: Set<string>) => {
   let shared = 0;
@@ -52,12 +63,14 @@ const jaccard = (a: Set<string>, b: Set<string>) => {
 export function extractiveAnswer(question: string, documents: readonly GroundingDocument[], options: ExtractiveOptions = {}): string {
   const maxSentences = options.maxSentences ?? 5;
   const maxWords = options.maxWords ?? 170;
-  const queryTerms = contentTerms(question);
+  const analyzer = options.analyzer ?? englishAnalyzer;
+  const sentencesOf = quotableSentences(analyzer);
+  const queryTerms = contentTerms(analyzer, question);
   const candidates: Candidate[] = [];
   documents.forEach((doc, docIndex) => {
-    const headingTerms = new Set(contentTerms(`${doc.title} ${doc.section}`));
+    const headingTerms = new Set(contentTerms(analyzer, `${doc.title} ${doc.section}`));
     const headingBonus = queryTerms.filter((t) => headingTerms.has(t)).length * 0.15;
-    for (const { text, terms, index } of quotableSentences(doc.text)) {
+    for (const { text, terms, index } of sentencesOf(doc.text)) {
       candidates.push({ text, terms, reference: doc.referenceNumber, alsoIn: [], order: docIndex * 1000 + index, score: headingBonus - docIndex * 0.05 });
     }
   });

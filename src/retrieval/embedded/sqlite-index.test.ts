@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { retrieverContract } from "../retriever.contract.ts";
 import Database from "better-sqlite3";
 import { openSqliteIndex } from "./sqlite-index.ts";
-import { queryWords } from "../query-words.ts";
+import { queryWords } from "../../core/text-analyzer.ts";
+import { englishAnalyzer } from "../../text/english-analyzer.ts";
 
 const ID = "11111111-2222-4333-8444-555555555555";
 const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "docent-index-")), "index.db");
@@ -150,9 +151,22 @@ describe("index schema upgrade from version 5", () => {
   });
 });
 
+describe("one reading of text", () => {
+  it("reads a text it did not search (a link's words) as it reads passages, accents folded", async () => {
+    const index = openSqliteIndex(tempFile());
+    const url = "https://x/desserts.html";
+    await index.writer.replaceSource(ID, [{ url, hash: url, chunks: [{ sourceId: ID, url, anchor: "", title: "Desserts", section: "", text: "Crème brûlée is a custard." }] }]);
+    const { chunks, terms, matches } = await index.retrieve({ query: "creme brulee", sourceIds: [ID], limit: 5 });
+    index.close();
+    const both = terms.map((t) => t.term);
+    expect(chunks[0]!.matched.sort()).toEqual([...both].sort());
+    expect(matches!("a Crème Brûlée recipe").sort()).toEqual([...both].sort());
+  });
+});
+
 describe("query words", () => {
   it("drops stop words and splits words as the index does", () => {
-    expect(queryWords("How do I create an index in Node.js?")).toEqual(["create", "index", "node", "js"]);
-    expect(queryWords('what is "quoted" OR NEAR')).toEqual(["quoted", "near"]);
+    expect(queryWords(englishAnalyzer, "How do I create an index in Node.js?")).toEqual(["create", "index", "node", "js"]);
+    expect(queryWords(englishAnalyzer, 'what is "quoted" OR NEAR')).toEqual(["quoted", "near"]);
   });
 });

@@ -10,7 +10,8 @@ import { searchSegments } from "./segment-search.ts";
 import { migrateIndex } from "./index-schema.ts";
 import { storedLinks } from "../stored-links.ts";
 import { makePassageRows } from "./passage-rows.ts";
-import { makeTermMatcher } from "../term-matcher.ts";
+import { makeTermMatcher, type TextAnalyzer } from "../../core/text-analyzer.ts";
+import { englishAnalyzer } from "../../text/english-analyzer.ts";
 
 export interface SqliteIndex {
   retrieve: Retriever;
@@ -29,7 +30,11 @@ export interface SqliteIndex {
  * passages (readers see a source's old state or its new one) and searched in
  * memory, so a query costs postings arithmetic, not a scan of every match.
  */
-export function openSqliteIndex(file: string, { preload = false }: { preload?: boolean } = {}): SqliteIndex {
+export function openSqliteIndex(
+  file: string,
+  /** `analyzer`: how passages and questions are read (the one the rest of docent uses); segments store its terms. */
+  { preload = false, analyzer = englishAnalyzer }: { preload?: boolean; analyzer?: TextAnalyzer } = {},
+): SqliteIndex {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
@@ -46,7 +51,7 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
   /** Rebuilds a source's segment from the passages given (all of the source's, in id order). */
   const writeSegment = (sourceId: string, chunks: SegmentInput[]) => {
     deleteSegment.run(sourceId);
-    if (chunks.length > 0) insertSegment.run({ sourceId, ...segmentRow(buildSegment(chunks)) });
+    if (chunks.length > 0) insertSegment.run({ sourceId, ...segmentRow(buildSegment(chunks, analyzer)) });
   };
   if (unindexed.length > 0) db.transaction(() => unindexed.forEach((id) => writeSegment(id, sourceChunks.all(id) as SegmentInput[])))();
 
@@ -112,7 +117,7 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
       signal?.throwIfAborted();
       const all = segments.current();
       const scope = sourceIds ? sourceIds.flatMap((id) => all.get(id) ?? []) : [...all.values()];
-      const { terms, search, termMasks } = queryTerms(query, [...all.values()], segments.termId);
+      const { terms, search, termMasks } = queryTerms(query, [...all.values()], segments.termId, analyzer);
       const publicTerms = terms.map(({ term, text, weight }) => ({ term, text, weight }));
       const hits = searchSegments(scope, search, limit);
       if (hits.length === 0) return { chunks: [], terms: publicTerms };
@@ -133,7 +138,7 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
           headingMatched: having(FIELD.heading),
         });
       }
-      return { chunks, terms: publicTerms, matches: makeTermMatcher(terms.map((t) => t.term)) };
+      return { chunks, terms: publicTerms, matches: makeTermMatcher(analyzer, terms.map((t) => t.term)) };
     },
     writer: {
       async pageHashes(sourceId) {

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import weaviate, { Filters, type WeaviateClient } from "weaviate-client";
 import type { IndexWriter, PageChunks, QueryTerm, RetrievedChunk, Retriever, VectorSearch } from "../../core/retriever.ts";
+import { makeTermMatcher, queryWords, type TextAnalyzer } from "../../core/text-analyzer.ts";
+import { englishAnalyzer } from "../../text/english-analyzer.ts";
 import { identifierParts } from "../embedded/identifier-parts.ts";
-import { queryWords } from "../query-words.ts";
-import { makeTermMatcher, porterStem } from "../term-matcher.ts";
 import { collectionNames, ensureCollections } from "./collections.ts";
 import { readLinks, storedLinks } from "../stored-links.ts";
 
@@ -14,6 +14,8 @@ export interface WeaviateIndexOptions {
   apiKey?: string;
   /** Collections are `${prefix}Chunk`, `${prefix}Page`, `${prefix}Source`. */
   prefix?: string;
+  /** How questions and found passages are read for the question's terms (the one analyzer). */
+  analyzer?: TextAnalyzer;
 }
 
 type ChunkProps = { sourceId: string; generation: string; url: string; anchor: string; title: string; section: string; text: string; idents: string; links?: string };
@@ -44,6 +46,7 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
     authCredentials: options.apiKey ? new weaviate.ApiKey(options.apiKey) : undefined,
   });
   const names = collectionNames(options.prefix ?? "Docent");
+  const analyzer = options.analyzer ?? englishAnalyzer;
   await ensureCollections(client, names);
   const chunks = client.collections.use<string, ChunkProps>(names.chunk);
   const pages = client.collections.use<string, PageProps>(names.page);
@@ -124,9 +127,9 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
 
   const retrieve: Retriever = async ({ query, sourceIds, limit, signal }) => {
     signal?.throwIfAborted();
-    const words = queryWords(query);
+    const words = queryWords(analyzer, query);
     // Weaviate does not expose document frequencies: every term weighs the same.
-    const terms: QueryTerm[] = [...new Map(words.map((w) => [porterStem(w), w])).entries()].map(([term, text]) => ({ term, text, weight: 1 }));
+    const terms: QueryTerm[] = [...new Map(words.map((w) => [analyzer.term(w), w])).entries()].map(([term, text]) => ({ term, text, weight: 1 }));
     const generations = [...(await liveGenerations(sourceIds)).values()];
     if (words.length === 0 || generations.length === 0) return { chunks: [], terms };
     const result = await chunks.query.bm25(words.join(" "), {
@@ -135,7 +138,7 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
       limit,
       returnMetadata: ["score"],
     });
-    const matcher = makeTermMatcher(terms.map((t) => t.term));
+    const matcher = makeTermMatcher(analyzer, terms.map((t) => t.term));
     const found: RetrievedChunk[] = result.objects.map(({ uuid, properties: p, metadata }) => ({
       ...passage(uuid, p),
       score: metadata?.score ?? 0,
