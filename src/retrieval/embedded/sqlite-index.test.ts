@@ -137,7 +137,7 @@ describe("index schema upgrade from version 5", () => {
     await current.writer.replaceSource(ID, [{ url: "https://x/sharding.html", hash: "h", chunks: [{ sourceId: ID, url: "https://x/sharding.html", anchor: "intro", title: "Sharding", section: "Intro", text: "Sharding splits data across servers." }] }]);
     current.close();
     const old = new Database(file);
-    old.exec(`ALTER TABLE chunk DROP COLUMN links; PRAGMA user_version = 5;`);
+    old.exec(`ALTER TABLE chunk DROP COLUMN links; ALTER TABLE chunk DROP COLUMN spans; PRAGMA user_version = 5;`);
     old.close();
     const index = openSqliteIndex(file);
     const { chunks } = await index.retrieve({ query: "how is data split across servers?", sourceIds: [ID], limit: 5 });
@@ -147,7 +147,33 @@ describe("index schema upgrade from version 5", () => {
     const after = await index.retrieve({ query: "replicas copy data", sourceIds: [ID], limit: 1 });
     expect(after.chunks[0]!.links).toEqual([{ url: "https://x/sharding.html", text: "sharding" }]);
     index.close();
-    expect(new Database(file).pragma("user_version", { simple: true })).toBe(6);
+    expect(new Database(file).pragma("user_version", { simple: true })).toBe(7);
+  });
+});
+
+describe("index schema upgrade from version 6", () => {
+  it("keeps a version-6 index's passages, each one section until the next sync, and stores spans from then on", async () => {
+    const file = tempFile();
+    const url = "https://x/advanced.html";
+    const current = openSqliteIndex(file);
+    await current.writer.replaceSource(ID, [{ url, hash: "h", chunks: [{ sourceId: ID, url, anchor: "ordering", title: "Advanced", section: "Ordering", text: "Headers keep their order." }] }]);
+    current.close();
+    const old = new Database(file);
+    old.exec(`ALTER TABLE chunk DROP COLUMN spans; PRAGMA user_version = 6;`);
+    old.close();
+    const index = openSqliteIndex(file);
+    const before = await index.retrieve({ query: "headers order", sourceIds: [ID], limit: 5 });
+    expect(before.chunks.map((c) => [c.anchor, c.spans])).toEqual([["ordering", undefined]]);
+    const spans = [
+      { start: 0, anchor: "ordering", section: "Ordering" },
+      { start: 26, anchor: "timeouts", section: "Timeouts" },
+    ];
+    const merged = { sourceId: ID, url, anchor: "ordering", title: "Advanced", section: "Ordering", text: "Headers keep their order.\n\nTimeouts\n\nSet a timeout.", spans };
+    await index.writer.applyChanges(ID, { upsert: [{ url, hash: "h2", chunks: [merged] }], remove: [] });
+    const after = await index.retrieve({ query: "headers timeout", sourceIds: [ID], limit: 5 });
+    index.close();
+    expect(after.chunks[0]!.spans).toEqual(spans);
+    expect(new Database(file).pragma("user_version", { simple: true })).toBe(7);
   });
 });
 

@@ -9,6 +9,7 @@ import { queryTerms } from "./query-terms.ts";
 import { searchSegments } from "./segment-search.ts";
 import { migrateIndex } from "./index-schema.ts";
 import { storedLinks } from "../stored-links.ts";
+import { storedSpans } from "../stored-spans.ts";
 import { makePassageRows } from "./passage-rows.ts";
 import { makeTermMatcher, type TextAnalyzer } from "../../core/text-analyzer.ts";
 import { englishAnalyzer } from "../../text/english-analyzer.ts";
@@ -63,7 +64,7 @@ export function openSqliteIndex(
   const hashesOf = db.prepare(`SELECT url, hash FROM page WHERE source_id = ?`);
   const totalsOf = db.prepare(`SELECT (SELECT count(*) FROM page WHERE source_id = ?) AS pages, (SELECT count(*) FROM chunk WHERE source_id = ?) AS chunks`);
   const insertPage = db.prepare(`INSERT OR REPLACE INTO page (source_id, url, hash) VALUES (?, ?, ?)`);
-  const insertChunk = db.prepare(`INSERT INTO chunk (source_id, url, anchor, title, section, body, links) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const insertChunk = db.prepare(`INSERT INTO chunk (source_id, url, anchor, title, section, body, links, spans) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   const insertVec = db.prepare(`INSERT INTO chunk_vec (id, source_id, vec) VALUES (?, ?, ?)`);
 
   const insertPages = (sourceId: string, pages: PageChunks[]): SegmentInput[] => {
@@ -71,7 +72,7 @@ export function openSqliteIndex(
     for (const page of pages) {
       insertPage.run(sourceId, page.url, page.hash);
       for (const c of page.chunks) {
-        const id = Number(insertChunk.run(sourceId, c.url, c.anchor, c.title, c.section, c.text, storedLinks(c.links)).lastInsertRowid);
+        const id = Number(insertChunk.run(sourceId, c.url, c.anchor, c.title, c.section, c.text, storedLinks(c.links), storedSpans(c.spans)).lastInsertRowid);
         inserted.push({ id, url: c.url, title: c.title, section: c.section, text: c.text });
         if (c.embedding) insertVec.run(id, sourceId, Buffer.from(c.embedding.buffer, c.embedding.byteOffset, c.embedding.byteLength));
       }

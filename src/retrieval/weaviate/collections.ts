@@ -11,8 +11,9 @@ export const collectionNames = (prefix: string): IndexCollections => ({ chunk: `
 
 const text = (name: string, extra: object = {}) => ({ name, dataType: "text" as const, ...extra });
 const keyword = (name: string) => text(name, { tokenization: "field" as const, indexSearchable: false, indexFilterable: true });
-/** Stored, not indexed: the pages a passage links to (see stored-links.ts). */
+/** Stored, not indexed: the pages a passage links to (see stored-links.ts) and its section spans (stored-spans.ts). */
 const LINKS = text("links", { indexSearchable: false, indexFilterable: false });
+const SPANS = text("spans", { indexSearchable: false, indexFilterable: false });
 
 /**
  * Creates the collections when missing: chunks (searchable title, section,
@@ -34,13 +35,14 @@ export async function ensureCollections(client: WeaviateClient, names: IndexColl
         text("text"),
         text("idents"),
         LINKS,
+        SPANS,
       ],
     });
   } else {
-    // Collections made before passages kept their links gain the property (empty until a source's next sync).
+    // Collections made before passages kept their links or spans gain the property (empty until a source's next sync).
     const chunk = client.collections.use(names.chunk);
     const { properties } = await chunk.config.get();
-    if (!properties.some((p) => p.name === LINKS.name)) await chunk.config.addProperty(LINKS);
+    for (const property of [LINKS, SPANS]) if (!properties.some((p) => p.name === property.name)) await chunk.config.addProperty(property);
   }
   if (!(await client.collections.exists(names.page))) {
     await client.collections.create({ name: names.page, properties: [keyword("sourceId"), keyword("generation"), keyword("url"), keyword("hash")] });

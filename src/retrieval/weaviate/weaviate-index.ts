@@ -6,6 +6,7 @@ import { englishAnalyzer } from "../../text/english-analyzer.ts";
 import { identifierParts } from "../embedded/identifier-parts.ts";
 import { collectionNames, ensureCollections } from "./collections.ts";
 import { readLinks, storedLinks } from "../stored-links.ts";
+import { readSpans, storedSpans } from "../stored-spans.ts";
 
 export interface WeaviateIndexOptions {
   url: string;
@@ -18,11 +19,14 @@ export interface WeaviateIndexOptions {
   analyzer?: TextAnalyzer;
 }
 
-type ChunkProps = { sourceId: string; generation: string; url: string; anchor: string; title: string; section: string; text: string; idents: string; links?: string };
+type ChunkProps = { sourceId: string; generation: string; url: string; anchor: string; title: string; section: string; text: string; idents: string; links?: string; spans?: string };
 type PageProps = { sourceId: string; generation: string; url: string; hash: string };
 const BATCH = 500;
 
-const passage = (uuid: string, p: ChunkProps) => ({ key: uuid, sourceId: p.sourceId, url: p.url, anchor: p.anchor, title: p.title, section: p.section, text: p.text, links: readLinks(p.links) });
+const passage = (uuid: string, p: ChunkProps) => {
+  const spans = readSpans(p.spans);
+  return { key: uuid, sourceId: p.sourceId, url: p.url, anchor: p.anchor, title: p.title, section: p.section, text: p.text, links: readLinks(p.links), ...(spans && { spans }) };
+};
 
 /** A source's live generation has the source's id as its object id, so flipping it is one write. */
 const sourceObjectId = (sourceId: string) => sourceId;
@@ -99,7 +103,7 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
         chunks,
         upsert.flatMap((page) =>
           page.chunks.map((c) => ({
-            properties: { sourceId, generation: next, url: c.url, anchor: c.anchor, title: c.title, section: c.section, text: c.text, idents: identifierParts(`${c.title} ${c.section} ${c.text}`), links: storedLinks(c.links) },
+            properties: { sourceId, generation: next, url: c.url, anchor: c.anchor, title: c.title, section: c.section, text: c.text, idents: identifierParts(`${c.title} ${c.section} ${c.text}`), links: storedLinks(c.links), spans: storedSpans(c.spans) },
             ...(c.embedding && { vectors: Array.from(c.embedding) }),
           })),
         ),
