@@ -118,7 +118,8 @@ export function createChatEngine(deps: ChatEngineDeps) {
     // No made-up grounding: when the best passage covers too little of the question, there are no references.
     const best = picked.pages[0];
     const relevant = best && (best.coverage >= minCoverage || best.similarity >= minSimilarity) ? withLinkedPages(picked.pages, picked.matches) : [];
-    const { references, documents } = groundPages(relevant, { maxReferences: deps.maxReferences });
+    const grounding = groundPages(relevant, { maxReferences: deps.maxReferences });
+    const { documents, pages: references } = grounding;
     const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references };
     // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.
     if (references.length === 0 && !format) return { ...base, parts: fixedReply(NO_COVERAGE_REPLY, deps.countTokens(query), deps.countTokens(NO_COVERAGE_REPLY)) };
@@ -143,7 +144,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
       throw toDocentError(error);
     }
     if (format) return { ...base, parts: structuredReply(stream, { model, call, format, validator: deps.schemaValidator, countTokens: deps.countTokens }) };
-    return { ...base, parts: relay(stream, model, () => countPromptTokens(prompt, deps.countTokens), deps.countTokens, references, request.include_references === true) };
+    return { ...base, parts: relay(stream, model, () => countPromptTokens(prompt, deps.countTokens), deps.countTokens, grounding, request.include_references === true) };
   }
 
   return { open };
