@@ -89,6 +89,13 @@ describe("references in the reply", () => {
       ["https://x/b", "[2]"],
     ]);
   });
+  it("annotates markers only, not code that looks like one", () => {
+    const text = "Use `argv[2]` [1].";
+    expect(citations(text, refs).map((c) => [c.url_citation.url, text.slice(c.url_citation.start_index, c.url_citation.end_index)])).toEqual([
+      ["https://x/a", "[1]"],
+      ["https://x/b", ""],
+    ]);
+  });
   it("spans a marker that cites several references over the whole list", () => {
     const text = "Both pages say so [1, 2]. Only A [1].";
     expect(citations(text, [...refs, { url: "https://x/c", title: "C", sourceId: "s" }]).map((c) => [c.url_citation.url, text.slice(c.url_citation.start_index, c.url_citation.end_index)])).toEqual([

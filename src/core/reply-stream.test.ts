@@ -39,4 +39,10 @@ describe("relay's references", () => {
     expect(cited.final).toEqual(["https://x/api.html#get"]);
     expect(cited.text).toBe("Only the API [1].\n\nReferences:\n[1] https://x/api.html#get: https://x/api.html#get");
   });
+
+  it("never rewrites code that looks like a marker, nor adds the page it seems to cite", async () => {
+    const { text, final } = await run(["Read the second argument with `sys.argv[", "2]` [3]", ", or argv[2] in C [3]."]);
+    expect(text).toBe("Read the second argument with `sys.argv[2]` [1], or argv[2] in C [1].");
+    expect(final).toEqual(["https://x/api.html#get"]);
+  });
 });
