@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { retrieverContract } from "../retriever.contract.ts";
+import { embeddedRetrieverChecks } from "./embedded-retriever.checks.ts";
 import Database from "better-sqlite3";
 import { openSqliteIndex } from "./sqlite-index.ts";
 import { queryWords } from "../../core/text-analyzer.ts";
@@ -11,10 +12,12 @@ import { englishAnalyzer } from "../../text/english-analyzer.ts";
 const ID = "11111111-2222-4333-8444-555555555555";
 const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "docent-index-")), "index.db");
 
-retrieverContract("embedded SQLite index", async () => {
+const embedded = async () => {
   const index = openSqliteIndex(tempFile());
   return { retrieve: index.retrieve, writer: index.writer, cleanup: async () => index.close() };
-});
+};
+retrieverContract("embedded SQLite index", embedded);
+embeddedRetrieverChecks("embedded SQLite index", embedded);
 
 describe("embedded index on disk", () => {
   it("serves what another connection committed, as a second process would", async () => {

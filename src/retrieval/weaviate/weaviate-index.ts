@@ -133,7 +133,12 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
     signal?.throwIfAborted();
     const words = queryWords(analyzer, query);
     // Weaviate does not expose document frequencies: every term weighs the same.
-    const terms: QueryTerm[] = [...new Map(words.map((w) => [analyzer.term(w), w])).entries()].map(([term, text]) => ({ term, text, weight: 1 }));
+    // One term per stem, as first asked (as the embedded index does).
+    const terms: QueryTerm[] = [];
+    for (const text of words) {
+      const term = analyzer.term(text);
+      if (!terms.some((t) => t.term === term)) terms.push({ term, text, weight: 1 });
+    }
     const generations = [...(await liveGenerations(sourceIds)).values()];
     if (words.length === 0 || generations.length === 0) return { chunks: [], terms };
     const result = await chunks.query.bm25(words.join(" "), {
