@@ -119,7 +119,9 @@ export function createChatEngine(deps: ChatEngineDeps) {
     const best = picked.pages[0];
     const relevant = best && (best.coverage >= minCoverage || best.similarity >= minSimilarity) ? withLinkedPages(picked.pages, picked.matches) : [];
     const grounding = groundPages(relevant, { maxReferences: deps.maxReferences });
-    const { documents, pages: references } = grounding;
+    const { documents } = grounding;
+    // A JSON reply is not renumbered: its `[n]` are the context's numbers, so it refers to every section given, in that order.
+    const references = format ? grounding.references : grounding.pages;
     const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references };
     // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.
     if (references.length === 0 && !format) return { ...base, parts: fixedReply(NO_COVERAGE_REPLY, deps.countTokens(query), deps.countTokens(NO_COVERAGE_REPLY)) };
