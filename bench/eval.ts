@@ -9,6 +9,7 @@ import { rankPages } from "../src/core/rank-pages.ts";
 import { startServer } from "../src/server.ts";
 import { silentLogger } from "../src/logging/logger.ts";
 import { documentationDir, type EvalSource } from "./debian-docs.ts";
+import { createReferenceFigures } from "./reference-figures.ts";
 
 /**
  * npm run eval -- --questions FILE --sources FILE
@@ -62,6 +63,8 @@ for (const source of sources) {
   seconds += result.seconds;
   process.stderr.write(`eval: ${source.slug}: ${result.pages} pages, ${result.chunks} chunks, ${result.seconds.toFixed(1)} s\n`);
 }
+// First reference right and anchor precision (bench/reference-figures.ts).
+const figures = createReferenceFigures(sources, (source) => documentationDir(source, values.cache!));
 const sourceOfUrl = (url: string) => sources.find((s) => url.startsWith(s.base_url))?.slug ?? null;
 
 async function ask(question: string, sourceIds?: string[]) {
@@ -101,6 +104,8 @@ for (const q of questions) {
   latency.explicit.push(explicit.ms);
   latency.agent.push(agent.ms);
   const hit = (refs: string[]) => refs.some((r) => gold.has(normaliseUrl(r)));
+  figures.record("explicit", explicit, (r) => gold.has(normaliseUrl(r)));
+  figures.record("agent", agent, (r) => gold.has(normaliseUrl(r)));
   tally.onTopic++;
   if (hit(explicit.refs)) tally.explicit++;
   if (hit(agent.refs)) tally.agent++;
@@ -132,5 +137,6 @@ docent eval: ${questions.length} questions (${tally.onTopic} on-topic, ${tally.o
   mean references per answer            : ${(tally.refsTotal / Math.max(1, tally.answers)).toFixed(2)}   (target <= 5)
   latency explicit median / p95 (ms)    : ${quantile(latency.explicit, 0.5)} / ${quantile(latency.explicit, 0.95)}
   latency agent    median / p95 (ms)    : ${quantile(latency.agent, 0.5)} / ${quantile(latency.agent, 0.95)}`);
+console.log(figures.report(values.verbose));
 await server.close();
 if (!values["data-dir"]) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { rankPages } from "../src/core/rank-pages.ts";
 import { selectSources } from "../src/core/select-sources.ts";
 import type { SourceInfo } from "../src/core/source-catalog.ts";
+import { englishAnalyzer } from "../src/text/english-analyzer.ts";
 import { openSqliteIndex } from "../src/retrieval/embedded/sqlite-index.ts";
 
 /** The query half of `npm run bench -- retrieval`, run in its own process by bench/retrieval.ts. */
@@ -39,7 +40,7 @@ for (const [label, file, list] of [["×1", "index.db", ids.x1], [`×${ids.replic
   console.log(`query latency at ${label} (${idx.stats().chunks} chunks, opened from disk and loaded in ${opened.toFixed(0)} ms), retrieve 30 chunks:`);
   await latency("unfiltered (all sources)", (q) => idx.retrieve({ query: q, limit: 30 }));
   await latency("filtered to one source", (q, i) => idx.retrieve({ query: q, sourceIds: [cat[i % cat.length]!.id], limit: 30 }));
-  await latency("agent: choose sources + rank pages", (q) => selectSources(q, cat, idx.retrieve, { limit: 30 }));
+  await latency("agent: choose sources + rank pages", (q) => selectSources(q, cat, idx.retrieve, { limit: 30, analyzer: englishAnalyzer }));
   await latency("explicit: retrieve + rank pages", async (q, i) => rankPages(await idx.retrieve({ query: q, sourceIds: [cat[i % cat.length]!.id], limit: 30 })));
   console.log(`  RSS ${mb(process.memoryUsage().rss)} (process with this index open; ${mb(baseline)} before any index)`);
   idx.close();

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { englishAnalyzer } from "../src/text/english-analyzer.ts";
 import { DEFAULT_SIMILARITY, jaccard, questionTerms } from "../src/core/similar-questions.ts";
 
 /**
@@ -14,7 +15,7 @@ const files = [path.resolve(root, "../shared/eval/dev.jsonl"), path.join(root, "
 const questions = files.flatMap((f) => fs.readFileSync(f, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l).question as string));
 const pairs: Array<[number, string, string]> = [];
 for (let i = 0; i < questions.length; i++) {
-  for (let j = i + 1; j < questions.length; j++) pairs.push([jaccard(questionTerms(questions[i]!), questionTerms(questions[j]!)), questions[i]!, questions[j]!]);
+  for (let j = i + 1; j < questions.length; j++) pairs.push([jaccard(questionTerms(englishAnalyzer, questions[i]!), questionTerms(englishAnalyzer, questions[j]!)), questions[i]!, questions[j]!]);
 }
 pairs.sort((a, b) => b[0] - a[0]);
 console.log(`${questions.length} questions, ${pairs.length} pairs; threshold in use ${DEFAULT_SIMILARITY}`);

@@ -28,6 +28,7 @@ import type { RateLimiter } from "./core/rate-limiter.ts";
 import { createRateLimiter } from "./rate-limit/create-rate-limiter.ts";
 import { ensureDataDir } from "./data-dir.ts";
 import { createUsageServices, type UsageServices } from "./usage-services.ts";
+import { englishAnalyzer } from "./text/english-analyzer.ts";
 
 export type ChatEngine = ReturnType<typeof createChatEngine>;
 
@@ -68,11 +69,13 @@ export async function createServices(config: Config, { preloadIndex = true, logg
   // DATA_DIR holds the SQLite database and the embedded index, unless both live elsewhere.
   if (!config.DATABASE_URL || !config.WEAVIATE_URL) ensureDataDir(config.DATA_DIR);
   await migrateDatabase(config);
+  // One reading of text for indexing, questions, coverage and the offline generator.
+  const analyzer = englishAnalyzer;
   const prisma = isPostgresUrl(config.DATABASE_URL) ? await createPostgresClient(config.DATABASE_URL!) : createSqliteClient(databaseFile(config));
   // Weaviate when WEAVIATE_URL is set (loaded only then), else the embedded on-disk index.
   const index = config.WEAVIATE_URL
-    ? await (await import("./retrieval/weaviate/weaviate-index.ts")).openWeaviateIndex({ url: config.WEAVIATE_URL, grpcUrl: config.WEAVIATE_GRPC_URL, apiKey: config.WEAVIATE_API_KEY, prefix: config.WEAVIATE_COLLECTION_PREFIX })
-    : openSqliteIndex(indexFile(config), { preload: preloadIndex });
+    ? await (await import("./retrieval/weaviate/weaviate-index.ts")).openWeaviateIndex({ url: config.WEAVIATE_URL, grpcUrl: config.WEAVIATE_GRPC_URL, apiKey: config.WEAVIATE_API_KEY, prefix: config.WEAVIATE_COLLECTION_PREFIX, analyzer })
+    : openSqliteIndex(indexFile(config), { preload: preloadIndex, analyzer });
   const embedder = config.EMBEDDINGS_MODEL
     ? createOpenAIEmbedder({
         client: new OpenAI({ apiKey: config.EMBEDDINGS_API_KEY ?? "not-needed", baseURL: config.EMBEDDINGS_BASE_URL, timeout: config.PROVIDER_TIMEOUT_MS, maxRetries: config.PROVIDER_MAX_RETRIES }),
@@ -80,11 +83,11 @@ export async function createServices(config: Config, { preloadIndex = true, logg
       })
     : undefined;
   const retrieve = embedder
-    ? makeHybridRetriever({ lexical: index.retrieve, vectorSearch: index.vectorSearch, embedder, mode: config.RETRIEVAL_MODE, alpha: config.HYBRID_ALPHA })
+    ? makeHybridRetriever({ lexical: index.retrieve, vectorSearch: index.vectorSearch, embedder, mode: config.RETRIEVAL_MODE, alpha: config.HYBRID_ALPHA, analyzer })
     : index.retrieve;
   const catalog = createPrismaSourceCatalog(prisma);
   const keys = createPrismaKeyStore(prisma);
-  const models = createModelRegistry(config, countTokens);
+  const models = createModelRegistry(config, countTokens, analyzer);
   const engine = createChatEngine({
     catalog,
     retrieve,
@@ -94,6 +97,7 @@ export async function createServices(config: Config, { preloadIndex = true, logg
     maxReferences: config.MAX_REFERENCES,
     minSimilarity: config.EMBEDDINGS_MIN_SIMILARITY,
     isWord: isEnglishWord,
+    analyzer,
     sourceChoiceTimeoutMs: config.AGENT_SOURCE_CHOICE_TIMEOUT_MS,
     inputLimits: { maxMessages: config.MAX_MESSAGES, maxMessageChars: config.MAX_MESSAGE_CHARS, maxInputChars: config.MAX_INPUT_CHARS },
   });

@@ -99,11 +99,20 @@ describe("crawler", () => {
 });
 
 describe("robots.txt", () => {
+  const UA = "docent-crawler/0.1";
   it("applies the longest matching rule of the right group", () => {
-    const rules = parseRobots("User-agent: other\nDisallow: /\n\nUser-agent: *\nDisallow: /docs/\nAllow: /docs/public/\nSitemap: https://x/sitemap.xml");
-    expect(rules.allowed("/docs/a.html")).toBe(false);
-    expect(rules.allowed("/docs/public/a.html")).toBe(true);
-    expect(rules.allowed("/blog/")).toBe(true);
+    const rules = parseRobots("https://x/robots.txt", "User-agent: other\nDisallow: /\n\nUser-agent: *\nDisallow: /docs/\nAllow: /docs/public/\nSitemap: https://x/sitemap.xml", UA);
+    expect(rules.allowed("https://x/docs/a.html")).toBe(false);
+    expect(rules.allowed("https://x/docs/public/a.html")).toBe(true);
+    expect(rules.allowed("https://x/blog/")).toBe(true);
     expect(rules.sitemaps).toEqual(["https://x/sitemap.xml"]);
+  });
+
+  it("obeys the group named by the crawler's product token, and compares non-ASCII paths percent-encoded", () => {
+    const ours = parseRobots("https://x/robots.txt", "User-agent: *\nAllow: /\n\nUser-agent: docent-crawler\nDisallow: /private/\n", UA);
+    expect(ours.allowed("https://x/private/a.html")).toBe(false);
+    expect(ours.allowed("https://x/docs/a.html")).toBe(true);
+    const encoded = parseRobots("https://x/robots.txt", "User-agent: *\nDisallow: /café/\n", UA);
+    expect(encoded.allowed(new URL("https://x/café/menu.html").toString())).toBe(false);
   });
 });

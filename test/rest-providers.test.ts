@@ -60,7 +60,7 @@ describe("REST with provider models", () => {
     expect(turns.at(-1)!.content.lastIndexOf(`</${tag}>`)).toBeLessThan(turns.at(-1)!.content.indexOf("How do I physically"));
   });
 
-  it("lists only the pages a model cites, renumbered in citation order", async () => {
+  it("lists only the sections a model cites, renumbered in citation order", async () => {
     const ask = (extra: object = {}) => post({ ...params("provider_a"), messages: [{ role: "user", content: "vacuum cluster index table" }], ...extra });
     fake.queue({ kind: "reply", text: "See this page [3] and again [3]." }, { kind: "reply", text: "See this page [3] and again [3]." });
     const streamed = await (await ask({ stream: true })).text();
@@ -68,9 +68,12 @@ describe("REST with provider models", () => {
     // Before any citation, chunks list every candidate page.
     const candidates: string[] = chunks[0].url_references;
     expect(candidates.length).toBe(3);
+    // [3] is the excerpt the prompt numbered 3: a section of one of those pages.
+    const third = /^\[3\] .* \((\S+)\)$/m.exec(fake.requests.at(-1)!.body.messages[0].content)![1]!;
+    expect(candidates.map(pageOf)).toContain(pageOf(third));
     const whole: any = await (await ask()).json();
     expect(whole.choices[0].message.content).toBe("See this page [1] and again [1].");
-    expect(whole.url_references).toEqual([candidates[2]]);
+    expect(whole.url_references).toEqual([third]);
     expect(chunks.map((c) => c.choices[0]?.delta?.content ?? "").join("")).toBe(whole.choices[0].message.content);
     expect(chunks.find((c) => c.choices[0]?.finish_reason).url_references).toEqual(whole.url_references);
   });

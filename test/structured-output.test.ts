@@ -46,6 +46,9 @@ describe("structured output", () => {
     const sent = fake.requests.at(-1)!.body;
     expect(sent.response_format).toEqual({ type: "json_schema", json_schema: { name: "sql_answer", schema: SCHEMA, strict: true } });
     expect(sent.messages[0].content).toContain("Reply with JSON only");
+    // The reply's [n] are the context's numbers (not renumbered): url_references lists the excerpts in that order.
+    const numbered = [...sent.messages[0].content.matchAll(/^\[(\d+)\] .* \((\S+)\)$/gm)].map((m) => [Number(m[1]), m[2]]);
+    expect(completion.url_references).toEqual([...new Map(numbered.map(([n, url]) => [n, url])).values()]);
   });
 
   it("provider_b constrains Anthropic's output to the schema with output_config.format", async () => {

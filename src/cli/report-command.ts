@@ -1,4 +1,5 @@
 import type { AppServices } from "../app-services.ts";
+import { englishAnalyzer } from "../text/english-analyzer.ts";
 import { buildGapReport, DEFAULT_WEAK_COVERAGE, type GapGroup, type GapReport } from "../core/gap-report.ts";
 import { parseSince, SINCE_HELP } from "../core/since.ts";
 import { UsageError } from "./output.ts";
@@ -57,6 +58,7 @@ export async function reportCommand(services: Pick<AppServices, "catalog" | "usa
     until: now,
     sourceId,
     weakBelow,
+    analyzer: englishAnalyzer,
     sourceNames: new Map(sources.map((s) => [s.id, s.name])),
   });
   print(flags.json ? JSON.stringify(report) : formatGapReport(report));

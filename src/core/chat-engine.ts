@@ -19,6 +19,7 @@ import type { SourceCatalog, SourceInfo } from "./source-catalog.ts";
 import { structuredFormat, type SchemaValidator, type StructuredFormat } from "./structured-output.ts";
 import { structuredReply } from "./structured-reply.ts";
 import { inScope, type SourceScope } from "./source-scope.ts";
+import type { TextAnalyzer } from "./text-analyzer.ts";
 
 export type { ChatPart, OpenedCompletion } from "./chat-part.ts";
 
@@ -41,6 +42,8 @@ export interface ChatEngineDeps {
   isWord?: IsWord;
   /** How much a request may hold (messages, characters); refused before any work. */
   inputLimits?: InputLimits;
+  /** How questions are read (the same analyzer the index and the offline generator use). */
+  analyzer: TextAnalyzer;
 }
 
 /**
@@ -69,14 +72,14 @@ export function createChatEngine(deps: ChatEngineDeps) {
       if (!source) throw notFound(`No knowledge source with id '${raw}'. GET /v1/sources lists the available ones.`, `sources[${i}]`, "source_not_found");
       if (!sources.includes(source)) sources.push(source);
     });
-    const result = await deps.retrieve({ query: withoutSourceNames(query, sources, deps.isWord), sourceIds: sources.map((s) => s.id), limit, signal });
+    const result = await deps.retrieve({ query: withoutSourceNames(query, sources, deps), sourceIds: sources.map((s) => s.id), limit, signal });
     return { sources, pages: rankPages(result), matches: result.matches };
   }
 
   /** The given sources (each must be in the caller's scope), or the agent's choice among those in scope; their pages ranked. */
   async function select(query: string, ids: readonly string[] | null | undefined, { scope, signal, choose }: { scope: SourceScope; signal?: AbortSignal; choose?: Parameters<typeof selectSources>[3]["choose"] }): Promise<Selection> {
     const catalog = inScope(await deps.catalog.list(), scope);
-    return ids ? explicitChunks(ids, query, catalog, signal) : selectSources(query, catalog, deps.retrieve, { limit, choose, isWord: deps.isWord, wholeIndex: scope === null, signal });
+    return ids ? explicitChunks(ids, query, catalog, signal) : selectSources(query, catalog, deps.retrieve, { limit, choose, analyzer: deps.analyzer, isWord: deps.isWord, wholeIndex: scope === null, signal });
   }
 
   /** No made-up grounding: when the best passage covers too little of the question, no page grounds it. */
@@ -116,7 +119,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
     if (format && !model.supportsStructuredOutput) {
       throw badRequest(`The model '${request.model}' (${model.provider}/${model.modelId}) cannot produce structured output.`, "response_format", "structured_output_unavailable");
     }
-    const query = retrievalQuery(request.messages);
+    const query = retrievalQuery(request.messages, deps.analyzer);
     if (!lastUserText(request.messages).trim()) throw badRequest("'messages' must contain a user message with text.", "messages");
     // A model that can answer in JSON may settle which of several contending sources the question is about.
     const budget = deps.sourceChoiceTimeoutMs ?? 0;
@@ -139,7 +142,10 @@ export function createChatEngine(deps: ChatEngineDeps) {
     signal: AbortSignal | undefined,
     retrievalMs: number,
   ): Promise<OpenedCompletion> {
-    const { references, documents } = groundPages(groundingPages(picked), { maxReferences: deps.maxReferences });
+    const grounded = groundPages(groundingPages(picked), { maxReferences: deps.maxReferences });
+    const { documents } = grounded;
+    // A JSON reply is not renumbered: its `[n]` are the context's numbers, so it refers to every section given, in that order.
+    const references = format ? grounded.references : grounded.pages;
     // For outcome observers (usage, the docs-gap report): also the pages that came closest when none was good enough.
     const best = picked.pages[0];
     const closest = picked.pages.slice(0, 3).map((page) => ({ url: referenceUrl(page), title: page.title, sourceId: page.sourceId }));
@@ -171,7 +177,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
     // With AGENT_FALLBACK another provider may have answered: say which.
     const served = started.answeredBy ? { ...base, ...started.answeredBy } : base;
     if (format) return { ...served, parts: structuredReply(stream, { model, call, format, validator: deps.schemaValidator, countTokens: deps.countTokens }) };
-    return { ...served, parts: relay(stream, model, () => countPromptTokens(prompt, deps.countTokens), deps.countTokens, references, request.include_references === true) };
+    return { ...served, parts: relay(stream, model, () => countPromptTokens(prompt, deps.countTokens), deps.countTokens, grounded, request.include_references === true) };
   }
 
   return { open, search };

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { createCitationRenumberer } from "./citations.ts";
+import { citationMarkers, createCitationRenumberer } from "./citations.ts";
+
+/** Renumbers a reply given whole, then again one character at a time: a stream may split anything anywhere. */
+function renumbered(text: string, references = 3) {
+  const whole = createCitationRenumberer(references);
+  const out = whole.push(text) + whole.flush();
+  const split = createCitationRenumberer(references);
+  const streamed = [...text].map((c) => split.push(c)).join("") + split.flush();
+  expect(streamed).toBe(out);
+  expect(split.order).toEqual(whole.order);
+  return { text: out, order: whole.order };
+}
 
 describe("citation renumbering", () => {
   it("numbers references by first citation, across split deltas and lists", () => {
@@ -14,5 +25,34 @@ describe("citation renumbering", () => {
     expect(r.push("array[0")).toBe("array");
     expect(r.push("] and x")).toBe("[0] and x");
     expect(r.order).toEqual([]);
+  });
+});
+
+describe("citation markers never touch code", () => {
+  it("leaves brackets inside a code span alone", () => {
+    expect(renumbered("Read it with `sys.argv[2]` [3].")).toEqual({ text: "Read it with `sys.argv[2]` [1].", order: [3] });
+    expect(renumbered("Both ``a[1]`b`` and `[2]` are code [2].")).toEqual({ text: "Both ``a[1]`b`` and `[2]` are code [1].", order: [2] });
+  });
+
+  it("leaves a fenced block alone, however it is fenced", () => {
+    const text = "Like this [2]:\n\n```python\nx = a[1]\nprint(x [3])\n```\n\n~~~~\n[1]\n~~~~\nand [3].";
+    expect(renumbered(text)).toEqual({ text: "Like this [1]:\n\n```python\nx = a[1]\nprint(x [3])\n```\n\n~~~~\n[1]\n~~~~\nand [2].", order: [2, 3] });
+  });
+
+  it("leaves brackets glued to an identifier, a call or another index alone", () => {
+    expect(renumbered("Use argv[2], a[1][2] or f()[1], as said [2][3].")).toEqual({ text: "Use argv[2], a[1][2] or f()[1], as said [1][2].", order: [2, 3] });
+  });
+
+  it("leaves a link whose text is a number alone, and reads an unclosed backtick as text", () => {
+    expect(renumbered("See [1](https://x.example/) and [1].")).toEqual({ text: "See [1](https://x.example/) and [1].", order: [1] });
+    expect(renumbered("A stray ` backtick [2].\n\nAnd [1].")).toEqual({ text: "A stray ` backtick [1].\n\nAnd [2].", order: [2, 1] });
+  });
+
+  it("finds the same markers in a whole reply as the renumbering does", () => {
+    const text = "Use `argv[2]` [1].\n```\n[2]\n```\nx[3] and [3]";
+    expect(citationMarkers(text).map((m) => [text.slice(m.index, m.index + m.length), m.numbers])).toEqual([
+      ["[1]", [1]],
+      ["[3]", [3]],
+    ]);
   });
 });

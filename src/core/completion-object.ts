@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { CITATION_MARKER } from "./citations.ts";
+import { citationMarkers } from "./citations.ts";
 import type { ChatPart, OpenedCompletion } from "./chat-part.ts";
 import type { DocentError } from "./errors.ts";
 import type { TokenUsage } from "./language-model.ts";
@@ -87,8 +87,8 @@ export function toUsage(usage: TokenUsage): Usage {
  */
 export function citations(text: string, references: readonly Reference[]): UrlCitation[] {
   const spans = new Map<number, [number, number]>();
-  for (const match of text.matchAll(CITATION_MARKER)) {
-    for (const n of match[1]!.split(",").map(Number)) if (!spans.has(n)) spans.set(n, [match.index, match.index + match[0].length]);
+  for (const { index, length, numbers } of citationMarkers(text)) {
+    for (const n of numbers) if (!spans.has(n)) spans.set(n, [index, index + length]);
   }
   return references.map((ref, i) => {
     const [start, end] = spans.get(i + 1) ?? [0, 0];

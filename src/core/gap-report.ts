@@ -1,5 +1,6 @@
 import type { ServedCompletion, StoredReference } from "./served-completions.ts";
 import { DEFAULT_SIMILARITY, groupSimilar } from "./similar-questions.ts";
+import type { TextAnalyzer } from "./text-analyzer.ts";
 
 export type GapKind = "refused" | "weak" | "down_voted";
 
@@ -54,6 +55,8 @@ export interface GapReportOptions {
   /** Answers whose best passage covered less of the question than this count as weakly grounded. */
   weakBelow: number;
   similarity?: number;
+  /** How wordings are compared (the analyzer search uses). */
+  analyzer: TextAnalyzer;
   sourceNames: ReadonlyMap<string, string>;
   /** Closest pages listed per group. */
   maxPages?: number;
@@ -143,7 +146,7 @@ export function buildGapReport(served: readonly ServedCompletion[], options: Gap
   const gaps = considered.filter((c) => gapKinds(c, options.weakBelow).length > 0);
   const worded = gaps.filter((c) => c.question?.trim());
   const unworded = gaps.filter((c) => !c.question?.trim());
-  const groups: ServedCompletion[][] = groupSimilar(worded.map((c) => c.question!), similarity).map((indices) => indices.map((i) => worded[i]!));
+  const groups: ServedCompletion[][] = groupSimilar(options.analyzer, worded.map((c) => c.question!), similarity).map((indices) => indices.map((i) => worded[i]!));
   const byPage = new Map<string, ServedCompletion[]>();
   for (const c of unworded) {
     const key = closestOf(c)[0] ? pageOf(closestOf(c)[0]!.url) : "";

@@ -15,12 +15,15 @@ export interface ModelMessage {
   content: string;
 }
 
-/** A retrieved passage given to the model, numbered as its reference `[n]`. */
+/** A retrieved passage (or the part of one that is one section) given to the model, numbered as its reference `[n]`. */
 export interface GroundingDocument {
-  /** 1-based number of the reference (page) this passage belongs to. */
+  /** 1-based number of the reference (a page's section, `url`) this text belongs to. */
   referenceNumber: number;
+  /** Which retrieved passage, in order of relevance, the text comes from (several documents when it spans sections). */
+  passage?: number;
   title: string;
   section: string;
+  /** The page with the section's anchor. */
   url: string;
   text: string;
 }

@@ -54,6 +54,25 @@ describe("groundPages", () => {
   });
 });
 
+describe("groundPages with passages of several sections", () => {
+  it("numbers each section a passage holds as its own reference, and keeps one reference per page for a reply that cites nothing", () => {
+    const spans = [
+      { start: 0, anchor: "ordering", section: "Header Ordering" },
+      { start: 26, anchor: "timeouts", section: "Timeouts" },
+    ];
+    const merged = chunk("https://x/advanced.html", 9, ["vacuum"], { anchor: "ordering", section: "Header Ordering", text: "Headers keep their order.\n\nTimeouts\n\nSet a timeout.", spans });
+    const pages = rankPages({ chunks: [merged, chunk("https://x/api.html", 8, ["vacuum"], { anchor: "get" })], terms });
+    const { references, pages: perPage, documents } = groundPages(pages, { maxReferences: 5 });
+    expect(references.map((r) => r.url)).toEqual(["https://x/advanced.html#ordering", "https://x/advanced.html#timeouts", "https://x/api.html#get"]);
+    expect(perPage.map((r) => r.url)).toEqual(["https://x/advanced.html#ordering", "https://x/api.html#get"]);
+    expect(documents.map((d) => [d.referenceNumber, d.passage, d.section, d.url, d.text])).toEqual([
+      [1, 0, "Header Ordering", "https://x/advanced.html#ordering", "Headers keep their order."],
+      [2, 0, "Timeouts", "https://x/advanced.html#timeouts", "Timeouts\n\nSet a timeout."],
+      [3, 1, "", "https://x/api.html#get", "https://x/api.html text"],
+    ]);
+  });
+});
+
 describe("references in the reply", () => {
   const refs = [
     { url: "https://x/a", title: "A", sourceId: "s" },
@@ -68,6 +87,13 @@ describe("references in the reply", () => {
     expect(citations(text, refs).map((c) => [c.url_citation.url, text.slice(c.url_citation.start_index, c.url_citation.end_index)])).toEqual([
       ["https://x/a", "[1]"],
       ["https://x/b", "[2]"],
+    ]);
+  });
+  it("annotates markers only, not code that looks like one", () => {
+    const text = "Use `argv[2]` [1].";
+    expect(citations(text, refs).map((c) => [c.url_citation.url, text.slice(c.url_citation.start_index, c.url_citation.end_index)])).toEqual([
+      ["https://x/a", "[1]"],
+      ["https://x/b", ""],
     ]);
   });
   it("spans a marker that cites several references over the whole list", () => {

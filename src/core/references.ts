@@ -1,4 +1,5 @@
 import type { GroundingDocument } from "./language-model.ts";
+import { passageSections } from "./passage-sections.ts";
 import { referenceUrl, type RankedPage } from "./rank-pages.ts";
 
 export interface Reference {
@@ -8,21 +9,49 @@ export interface Reference {
 }
 
 export interface Grounding {
+  /**
+   * What a reply can cite, numbered as the documents are: one per section of
+   * a page the context quotes (`page.html#anchor`), so a citation points at
+   * the section that holds the text it cites.
+   */
   references: Reference[];
+  /** One reference per page, most relevant first, each at its best passage's section: what a reply that cites nothing refers to. */
+  pages: Reference[];
   documents: GroundingDocument[];
 }
 
+/** The page a reference belongs to: its URL without the fragment. */
+export const pageOf = (reference: Pick<Reference, "url">) => reference.url.replace(/#.*$/, "");
+
 /**
- * The references (unique pages, most relevant first, at most `maxReferences`)
- * and the context: each page's best passages, numbered as its reference.
+ * The references and the context of at most `maxReferences` pages, most
+ * relevant first: each page's best passages, cut at their sections (a passage
+ * of merged short sections is several documents), each section numbered as
+ * its own reference the first time it appears.
  */
 export function groundPages(pages: readonly RankedPage[], { maxReferences, maxPassagesPerPage = 2 }: { maxReferences: number; maxPassagesPerPage?: number }): Grounding {
   const chosen = pages.slice(0, maxReferences);
-  const references = chosen.map((page) => ({ url: referenceUrl(page), title: page.title, sourceId: page.sourceId }));
-  const documents = chosen.flatMap((page, i) =>
-    page.chunks.slice(0, maxPassagesPerPage).map((chunk) => ({ referenceNumber: i + 1, title: chunk.title, section: chunk.section, url: referenceUrl({ url: chunk.url, anchor: chunk.anchor }), text: chunk.text })),
-  );
-  return { references, documents };
+  const references: Reference[] = [];
+  const numbers = new Map<string, number>();
+  const documents: GroundingDocument[] = [];
+  let passage = 0;
+  for (const page of chosen) {
+    for (const chunk of page.chunks.slice(0, maxPassagesPerPage)) {
+      for (const part of passageSections(chunk)) {
+        const url = referenceUrl({ url: chunk.url, anchor: part.anchor });
+        let number = numbers.get(url);
+        if (number === undefined) {
+          number = references.push({ url, title: page.title, sourceId: page.sourceId });
+          numbers.set(url, number);
+        }
+        documents.push({ referenceNumber: number, passage, title: chunk.title, section: part.section, url, text: part.text });
+      }
+      passage++;
+    }
+  }
+  const firstOfPage = new Map<string, Reference>();
+  for (const reference of references) if (!firstOfPage.has(pageOf(reference))) firstOfPage.set(pageOf(reference), reference);
+  return { references, pages: [...firstOfPage.values()], documents };
 }
 
 /** The block appended to the reply when `include_references` is true. */

@@ -2,7 +2,7 @@ import type { ChatPart } from "./chat-part.ts";
 import { createCitationRenumberer } from "./citations.ts";
 import { DocentError, isAbortError, toDocentError } from "./errors.ts";
 import type { LanguageModel, ModelStreamPart, TokenUsage } from "./language-model.ts";
-import { referencesBlock, type Reference } from "./references.ts";
+import { pageOf, referencesBlock, type Grounding, type Reference } from "./references.ts";
 import { settleUsage } from "./settle-usage.ts";
 
 /** Adds what earlier provider calls for the same request cost (the agent's source choice) to the reply's usage. */
@@ -29,27 +29,33 @@ export async function* fixedReply(text: string, promptTokens: number, completion
 
 /**
  * Passes the model's deltas through with citation markers renumbered in
- * order of first use, keeps the references in that order (the pages the
- * reply cites; all of them when it cites none), appends the references block
- * when asked, and settles usage.
+ * order of first use, keeps the references in that order (the sections the
+ * reply cites; when it cites none, one per page given), appends the
+ * references block when asked, and settles usage.
  */
 export async function* relay(
   stream: AsyncIterable<ModelStreamPart>,
   model: LanguageModel,
   promptTokens: () => number,
   countTokens: (text: string) => number,
-  candidates: Reference[],
+  grounding: Pick<Grounding, "references" | "pages">,
   includeReferences: boolean,
 ): AsyncGenerator<ChatPart> {
   let text = "";
   let finish: Extract<ModelStreamPart, { type: "finish" }> | undefined;
-  const citations = createCitationRenumberer(candidates.length);
+  const citations = createCitationRenumberer(grounding.references.length);
   let announced = 0;
-  const ordered = () => [...citations.order.map((n) => candidates[n - 1]!), ...candidates.filter((_, i) => !citations.order.includes(i + 1))];
+  let last: readonly Reference[] = grounding.pages;
+  const cited = () => citations.order.map((n) => grounding.references[n - 1]!);
+  // While the reply runs: the sections cited so far, then the pages it has not cited yet.
+  const ordered = () => {
+    const pages = new Set(cited().map(pageOf));
+    return [...cited(), ...grounding.pages.filter((p) => !pages.has(pageOf(p)))];
+  };
   function* emit(out: string): Generator<ChatPart> {
     if (citations.order.length !== announced) {
       announced = citations.order.length;
-      yield { type: "references", references: ordered() };
+      yield { type: "references", references: (last = ordered()) };
     }
     if (out) yield { type: "text-delta", delta: out };
   }
@@ -76,8 +82,8 @@ export async function* relay(
     return;
   }
   yield* emit(citations.flush());
-  const final = citations.order.length > 0 ? citations.order.map((n) => candidates[n - 1]!) : candidates;
-  if (final.length !== candidates.length) yield { type: "references", references: final };
+  const final = citations.order.length > 0 ? cited() : grounding.pages;
+  if (final.length !== last.length || final.some((r, i) => r !== last[i])) yield { type: "references", references: final };
   if (includeReferences && final.length > 0) yield { type: "text-delta", delta: referencesBlock(final) };
   yield {
     type: "finish",

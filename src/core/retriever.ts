@@ -11,8 +11,23 @@ export interface Chunk {
   text: string;
   /** Pages of the same source that the passage's section links to. */
   links?: PageLink[];
+  /**
+   * Where the text comes from when it spans several sections (short sections
+   * merged into one passage): each section's start in `text`, in order, the
+   * first at 0 with `anchor` and `section`. Absent: the whole text is one section.
+   */
+  spans?: SectionSpan[];
   /** The passage's embedding (title, section and text), when embeddings are configured. */
   embedding?: Float32Array;
+}
+
+/** A section's stretch of a passage's text: from `start` to the next span's start (or the end). */
+export interface SectionSpan {
+  start: number;
+  /** The section's fragment within the page (no `#`), "" when it has none. */
+  anchor: string;
+  /** The section's path, as `Chunk.section`. */
+  section: string;
 }
 
 /** A page a passage links to: its URL (no fragment) and the words of the links to it. */

@@ -3,6 +3,7 @@ import { rankPages, type RankedPage } from "./rank-pages.ts";
 import type { RetrievalResult, Retriever } from "./retriever.ts";
 import type { SourceInfo } from "./source-catalog.ts";
 import { mentionedSources, withoutSourceNames, type IsWord } from "./source-names.ts";
+import type { TextAnalyzer } from "./text-analyzer.ts";
 
 export interface Selection {
   sources: SourceInfo[];
@@ -32,6 +33,7 @@ export async function selectSources(
     closeness = 0.9,
     maxSources = 2,
     choose,
+    analyzer,
     isWord,
     wholeIndex = true,
     signal,
@@ -40,6 +42,8 @@ export async function selectSources(
     closeness?: number;
     maxSources?: number;
     choose?: (candidates: SourceCandidate[]) => Promise<ModelSourceChoice | null>;
+    /** How names in the question are read (see source-names.ts). */
+    analyzer: TextAnalyzer;
     isWord?: IsWord;
     /** False when the catalog is a caller's scope, not every source in the index: then the search is filtered to it. */
     wholeIndex?: boolean;
@@ -47,9 +51,9 @@ export async function selectSources(
   },
 ): Promise<Selection> {
   if (catalog.length === 0) return { sources: [], pages: [] };
-  const named = mentionedSources(query, catalog, isWord);
+  const named = mentionedSources(query, catalog, { analyzer, isWord });
   const candidates = named.length > 0 ? named : catalog;
-  const searched = named.length > 0 ? withoutSourceNames(query, named, isWord) : query;
+  const searched = named.length > 0 ? withoutSourceNames(query, named, { analyzer, isWord }) : query;
   // Searching the whole catalog needs no source filter (a long one costs time); chunks the catalog
   // does not know (a source whose removal is still under way) are dropped after.
   const known = new Set(candidates.map((s) => s.id));

@@ -1,8 +1,8 @@
-import { contentTerms } from "./terms.ts";
+import { contentTerms, type TextAnalyzer } from "./text-analyzer.ts";
 
 /**
  * Two wordings are taken for the same question when the Jaccard similarity
- * of their stemmed content words (terms.ts, the analyzer search uses) is at
+ * of their stemmed content words (the one analyzer search uses) is at
  * least this: half of all the words either uses, shared. Measured on the 86
  * questions of the three eval sets (3,655 pairs; `npm run -s bench --
  * similar-questions`), whose later sets reword some earlier questions,
@@ -21,7 +21,7 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return shared / (a.size + b.size - shared);
 }
 
-export const questionTerms = (text: string): Set<string> => new Set(contentTerms(text));
+export const questionTerms = (analyzer: TextAnalyzer, text: string): Set<string> => new Set(contentTerms(analyzer, text));
 
 /**
  * Groups texts by similar wording, in order: each joins the group whose first
@@ -29,10 +29,10 @@ export const questionTerms = (text: string): Set<string> => new Set(contentTerms
  * a new one. Comparing with leaders only keeps a chain of small steps from
  * merging unrelated questions. Returns groups of indices into `texts`.
  */
-export function groupSimilar(texts: readonly string[], threshold = DEFAULT_SIMILARITY): number[][] {
+export function groupSimilar(analyzer: TextAnalyzer, texts: readonly string[], threshold = DEFAULT_SIMILARITY): number[][] {
   const groups: Array<{ leader: Set<string>; members: number[] }> = [];
   texts.forEach((text, index) => {
-    const terms = questionTerms(text);
+    const terms = questionTerms(analyzer, text);
     let best: (typeof groups)[number] | undefined;
     let bestScore = threshold;
     for (const group of groups) {

@@ -1,20 +1,28 @@
 import type { SourceInfo } from "./source-catalog.ts";
-import { firstToken, tokenize } from "./terms.ts";
+import type { TextAnalyzer } from "./text-analyzer.ts";
 
 const GENERIC_NAME_WORDS = new Set(["documentation", "docs", "doc", "reference", "api", "manual", "guide", "the", "and", "of", "for", "library", "official"]);
 
 /** Whether a word is a dictionary word: lets a shortened or misspelt name still name its source. */
 export type IsWord = (word: string) => boolean;
 
-/** Words of a source's name that identify it ("postgresql"; "node.js" → also "node" and "nodejs"). */
-export function distinctiveNameWords(name: string): string[] {
+/** How names are read: the one analyzer's words, and optionally a dictionary (see IsWord). */
+export interface NameReading {
+  analyzer: TextAnalyzer;
+  isWord?: IsWord;
+}
+
+const telling = (word: string) => !GENERIC_NAME_WORDS.has(word) && !/^\d+$/.test(word) && word.length >= 3;
+
+/** Words of a source's name that identify it ("postgresql"; "node.js" → "node" and, as people type it, "nodejs"). */
+export function distinctiveNameWords(name: string, analyzer: TextAnalyzer): string[] {
   const words = new Set<string>();
-  for (const token of tokenize(name)) {
-    if (GENERIC_NAME_WORDS.has(token) || /^[\d.]+$/.test(token) || token.length < 3) continue;
-    words.add(token);
-    if (token.endsWith(".js")) words.add(token.slice(0, -3));
-    // As people type it: "node.js" → "nodejs", "scikit-learn" → "scikitlearn".
-    if (/[.\-']/.test(token)) words.add(token.replace(/[.\-']/g, ""));
+  for (const written of name.split(/\s+/)) {
+    const parts = analyzer.words(written);
+    for (const part of parts) if (telling(part)) words.add(part);
+    // "node.js" → "nodejs", "scikit-learn" → "scikitlearn".
+    const joined = parts.join("");
+    if (parts.length > 1 && telling(joined)) words.add(joined);
   }
   return [...words];
 }
@@ -51,22 +59,24 @@ function namesWith(nameWords: readonly string[], isWord?: IsWord) {
 }
 
 /** Sources whose name the question mentions (each distinct word is looked at once). */
-export function mentionedSources(query: string, sources: readonly SourceInfo[], isWord?: IsWord): SourceInfo[] {
-  const words = [...new Set(tokenize(query))];
-  return sources.filter((source) => words.some(namesWith(distinctiveNameWords(source.name), isWord)));
+export function mentionedSources(query: string, sources: readonly SourceInfo[], { analyzer, isWord }: NameReading): SourceInfo[] {
+  const words = [...new Set(analyzer.words(query))];
+  return sources.filter((source) => words.some(namesWith(distinctiveNameWords(source.name, analyzer), isWord)));
 }
 
 /**
  * The question without the names of the sources searched: within the SQLite
  * docs, "SQLite" tells nothing and would favour pages that merely repeat it.
  */
-export function withoutSourceNames(query: string, sources: readonly SourceInfo[], isWord?: IsWord): string {
-  const nameWords = sources.flatMap((s) => distinctiveNameWords(s.name));
+export function withoutSourceNames(query: string, sources: readonly SourceInfo[], { analyzer, isWord }: NameReading): string {
+  const nameWords = sources.flatMap((s) => distinctiveNameWords(s.name, analyzer));
   if (nameWords.length === 0) return query;
   const names = namesWith(nameWords, isWord);
-  const kept = query.split(/\s+/).filter((word) => {
-    const token = firstToken(word);
-    return !token || !names(token);
+  const kept = query.split(/\s+/).filter((written) => {
+    const parts = analyzer.words(written);
+    // "Node.js?" names Node.js as "nodejs"; "Python's" names Python (a possessive leaves a one-letter word).
+    const named = parts.length > 0 && (names(parts.join("")) || (names(parts[0]!) && parts.slice(1).every((p) => p.length === 1)));
+    return !named;
   });
   return kept.length > 0 ? kept.join(" ") : query;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { passageSections } from "../core/passage-sections.ts";
 import { chunkPage, linkedPages, MAX_LINKED_PAGES } from "./chunk-sections.ts";
 
 const BASE = "https://docs.example.com/v2/";
@@ -43,6 +44,44 @@ describe("chunkPage", () => {
       ["plain", []],
       ["plain", []],
     ]);
+  });
+
+  it("keeps each merged section's anchor and where its text starts, in every passage cut from them", () => {
+    const words = (n: number, w: string) => Array(n).fill(w).join(" ");
+    const chunks = chunkPage(
+      {
+        title: "Advanced",
+        sections: [
+          { headings: ["Header Ordering"], anchor: "header-ordering", text: "Headers keep their order." },
+          { headings: ["Timeouts"], anchor: "timeouts", text: `Most requests should have a timeout. ${words(60, "t")}` },
+          { headings: ["Timeouts", "Read"], anchor: "read", text: `${words(30, "r")}\n\n${words(30, "s")}` },
+          { headings: ["Proxies"], anchor: "proxies", text: words(200, "p") },
+        ],
+      },
+      { sourceId: "s", url: PAGE, scope: BASE, maxWords: 100, minWords: 150 },
+    );
+    // Sections, with the words each passage holds of them (a heading line is cut with the text before it).
+    const sections = chunks.map((c) => passageSections(c).map((p) => [p.anchor, p.section, p.text.split(/\s+/).length]));
+    expect(sections).toEqual([
+      [
+        ["header-ordering", "Header Ordering", 4],
+        ["timeouts", "Timeouts", 67],
+        ["read", "Timeouts › Read", 1],
+      ],
+      [
+        ["read", "Timeouts › Read", 60],
+        ["proxies", "Proxies", 1],
+      ],
+      [["proxies", "Proxies", 100]],
+      [["proxies", "Proxies", 100]],
+    ]);
+    expect(chunks.map((c) => [c.anchor, c.section])).toEqual([
+      ["header-ordering", "Header Ordering"],
+      ["read", "Timeouts › Read"],
+      ["proxies", "Proxies"],
+      ["proxies", "Proxies"],
+    ]);
+    expect(chunks[0]!.text.slice(chunks[0]!.spans![1]!.start)).toMatch(/^Timeouts\n\nMost requests should have a timeout\./);
   });
 
   it("keeps no links for a section that is a list of links", () => {

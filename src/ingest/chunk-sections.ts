@@ -1,4 +1,4 @@
-import type { Chunk, PageLink } from "../core/retriever.ts";
+import type { Chunk, PageLink, SectionSpan } from "../core/retriever.ts";
 import type { ExtractedPage, Section } from "./section.ts";
 
 const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
@@ -65,15 +65,21 @@ export function linkedPages(links: Section["links"], url: string, scope: string)
   return [...pages].map(([page, words]) => ({ url: page, text: [...words].join(" ") }));
 }
 
-type Part = { anchor: string; section: string; text: string; links: NonNullable<Section["links"]> };
+/** A run of sections about to become passages: each section's text (the merged ones' led by their heading), anchor and path. */
+type Part = { sections: Array<{ anchor: string; section: string; text: string }>; links: NonNullable<Section["links"]> };
+
+/** Marks where a section starts inside a merged text, so the passages cut from it know their sections. */
+const SECTION_START = "\uE000";
 
 /**
  * Chunks a page at its headings into passages of at most `maxWords` words.
- * A section shorter than `minWords` joins the section after it (keeping the
- * first one's heading and anchor), so a page of many tiny sections does not
- * become many tiny passages. Each passage keeps the pages of the source
- * (under `scope`, default: the page's folder) that its section links to:
- * the section is the passage's context, and a long one becomes several passages.
+ * A section shorter than `minWords` joins the section after it, so a page of
+ * many tiny sections does not become many tiny passages; the passage keeps
+ * where each section's text starts and its anchor (`Chunk.spans`), so a
+ * reference can point at the section that holds a quoted sentence. Each
+ * passage keeps the pages of the source (under `scope`, default: the page's
+ * folder) that its sections link to: the section is the passage's context,
+ * and a long one becomes several passages.
  */
 export function chunkPage(
   page: ExtractedPage,
@@ -83,15 +89,34 @@ export function chunkPage(
   let pending: Part | null = null;
   const emit = (part: Part) => {
     const links = linkedPages(part.links, url, scope);
-    for (const text of splitText(part.text, maxWords)) chunks.push({ sourceId, url, anchor: part.anchor, title: page.title, section: part.section, text, links });
+    // Every section after the first is marked at its first character, then the text is cut into passages.
+    const marked = part.sections.map((s, i) => (i === 0 ? s.text : s.text.replace(/^\s*/, (space) => space + SECTION_START))).join("\n\n");
+    let at = 0;
+    for (const piece of splitText(marked, maxWords)) {
+      const spans: SectionSpan[] = [{ start: 0, anchor: part.sections[at]!.anchor, section: part.sections[at]!.section }];
+      let text = "";
+      for (const [i, run] of piece.split(SECTION_START).entries()) {
+        if (i > 0) {
+          at++;
+          const span = { start: text.length, anchor: part.sections[at]!.anchor, section: part.sections[at]!.section };
+          if (text.trim()) spans.push(span);
+          else spans[0] = { ...span, start: 0 };
+        }
+        text += run;
+      }
+      chunks.push({ sourceId, url, anchor: spans[0]!.anchor, title: page.title, section: spans[0]!.section, text, links, ...(spans.length > 1 && { spans }) });
+    }
   };
   for (const section of page.sections) {
     const heading = section.headings.join(" › ");
     const links = section.links ?? [];
     const current: Part = pending
-      ? { anchor: pending.anchor, section: pending.section, text: `${pending.text}\n\n${section.headings.at(-1) ?? ""}\n\n${section.text}`, links: [...pending.links, ...links] }
-      : { anchor: section.anchor, section: heading, text: section.text, links };
-    if (words(current.text) < minWords) {
+      ? {
+          sections: [...pending.sections, { anchor: section.anchor, section: heading, text: [section.headings.at(-1) ?? "", section.text].filter(Boolean).join("\n\n") }],
+          links: [...pending.links, ...links],
+        }
+      : { sections: [{ anchor: section.anchor, section: heading, text: section.text }], links };
+    if (words(current.sections.map((s) => s.text).join(" ")) < minWords) {
       pending = current;
       continue;
     }

@@ -99,11 +99,12 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
   if (!start.ok && start.status !== 304) throw badRequest(`${options.url} answered HTTP ${start.status}.`, "url", "unreachable_url");
   await start.body?.cancel();
 
-  let robots: RobotsRules = parseRobots("");
-  const robotsResponse = await fetchWithRetry(new URL("/robots.txt", scope).toString(), o).catch(() => null);
-  if (robotsResponse?.ok) robots = parseRobots(await robotsResponse.text());
+  const robotsUrl = new URL("/robots.txt", scope).toString();
+  let robots: RobotsRules = parseRobots(robotsUrl, "", USER_AGENT);
+  const robotsResponse = await fetchWithRetry(robotsUrl, o).catch(() => null);
+  if (robotsResponse?.ok) robots = parseRobots(robotsUrl, await robotsResponse.text(), USER_AGENT);
   else await robotsResponse?.body?.cancel();
-  const allowed = (url: string) => inScope(url) && robots.allowed(new URL(url).pathname) && isContentPath(relPath(url));
+  const allowed = (url: string) => inScope(url) && robots.allowed(url) && isContentPath(relPath(url));
 
   // Sitemap: the one named, else robots.txt's, else sitemap.xml in the scope.
   const queue: string[] = [];

@@ -79,6 +79,20 @@ describe("extractHtml", () => {
     expect(page.sections.map((s) => s.text)).toEqual(["Reads are faster when small BLOBs are stored in the database."]);
   });
 
+  it("anchors a heading at the empty named anchor just before it, as SQLite's pages mark sections", () => {
+    const page = extractHtml(`<html><body><div id="content"><h1>Result Codes</h1><p>Intro.</p>
+      <!-- a rule --><a name="readonly_recovery"></a>
+      <h3>(264) SQLITE_READONLY_RECOVERY</h3><p>Recovery text.</p>
+      <hr><a name="v3"></a><h3>Version 3</h3><p>Version text.</p>
+      <a href="x.html">a link</a><h3>After a link</h3><p>Linked.</p></div></body></html>`);
+    expect(page.sections.map((s) => [s.headings.at(-1), s.anchor])).toEqual([
+      [undefined, "content"],
+      ["(264) SQLITE_READONLY_RECOVERY", "readonly_recovery"],
+      ["Version 3", "v3"],
+      ["After a link", "content"],
+    ]);
+  });
+
   it("drops chrome by whole id only, so content anchors that contain such a word stay", () => {
     const page = extractHtml(`<html><head><title>email.header</title></head><body><div class="body" role="main">
 <section id="module-email.header"><h1>email.header: Internationalized headers</h1><p>This module is part of the legacy email API.</p></section>

@@ -11,11 +11,29 @@ const CHROME_ID = new RegExp(`^(${CHROME})$`);
 const BLOCK = new Set(["p", "div", "li", "ul", "ol", "pre", "tr", "table", "dd", "dt", "dl", "blockquote", "section", "article", "br", "hr", "td", "th"]);
 const CONTENT_ROOTS = ["main", "[role=main]", "article", "div.body", "div.document", "#content", "div.content"];
 
+/** An empty `<a name="x"></a>` (or `id`) right before a heading, as SQLite's pages mark their sections. */
+function markerBefore(heading: HTMLElement): string {
+  const siblings = heading.parentNode?.childNodes ?? [];
+  for (let i = siblings.indexOf(heading) - 1; i >= 0; i--) {
+    const node = siblings[i]!;
+    if (node.nodeType === 3 && !node.text.trim()) continue;
+    if (node.nodeType !== 1) return "";
+    const el = node as HTMLElement;
+    const tag = el.rawTagName?.toLowerCase();
+    if (tag === "hr") continue;
+    if (tag !== "a" || el.text.trim()) return "";
+    return el.getAttribute("id") ?? el.getAttribute("name") ?? "";
+  }
+  return "";
+}
+
 function anchorOf(heading: HTMLElement): string {
   if (heading.id) return heading.id;
   const inner = heading.querySelector("a[id], a[name]");
   const innerId = inner?.getAttribute("id") ?? inner?.getAttribute("name");
   if (innerId) return innerId;
+  const marker = markerBefore(heading);
+  if (marker) return marker;
   let node: HTMLElement | null = heading.parentNode;
   for (let depth = 0; node && depth < 4; depth++, node = node.parentNode) {
     if (node.id) return node.id;

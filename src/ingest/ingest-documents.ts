@@ -61,7 +61,7 @@ export const pageUrl = (doc: Pick<SourceDocument, "relPath" | "url">, baseUrl: s
  * Bumped whenever extraction or chunking changes what a page becomes, so the
  * next sync re-reads pages whose bytes did not change.
  */
-const EXTRACTION_VERSION = "7";
+const EXTRACTION_VERSION = "9";
 /**
  * What a page was indexed from: its bytes, the extraction version and the
  * base URL (which decides the page's URL and which of its links stay within
@@ -79,7 +79,7 @@ type ReadResult = { page: PageChunks } | { skipped: "unreadable" | "not-content"
 export function parsePage(bytes: Buffer, doc: Pick<SourceDocument, "relPath" | "url">, sourceId: string, baseUrl: string): ReadResult {
   if (bytes.subarray(0, 8192).includes(0)) return { skipped: "unreadable" };
   const text = bytes.toString("utf8");
-  const page = /\.(md|mdx|markdown)$/i.test(doc.relPath) ? extractMarkdown(text) : extractHtml(text);
+  const page = /\.(md|mdx|markdown)$/i.test(doc.relPath) ? extractMarkdown(text, { mdx: /\.mdx$/i.test(doc.relPath) }) : extractHtml(text);
   if (page.navigational) return { skipped: "not-content" };
   if (!page.title) page.title = doc.relPath.replace(/\.[^.]+$/, "");
   const url = pageUrl(doc, baseUrl);

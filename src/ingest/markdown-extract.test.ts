@@ -4,7 +4,7 @@ import { splitText } from "./chunk-sections.ts";
 
 describe("extractMarkdown", () => {
   it("splits at headings, keeps the heading path and a slug anchor, and ignores # inside code", () => {
-    const page = extractMarkdown(`---\ntitle: "Guide"\n---\nimport X from 'y'\n\nIntro text.\n\n## Install\n\nRun [npm](https://npmjs.com) **install**.\n\n\`\`\`sh\n# not a heading\nnpm install\n\`\`\`\n\n### On Windows\n\nUse \`npm.cmd\`.\n`);
+    const page = extractMarkdown(`---\ntitle: "Guide"\n---\nimport X from 'y'\n\nIntro text.\n\n## Install\n\nRun [npm](https://npmjs.com) **install**.\n\n\`\`\`sh\n# not a heading\nnpm install\n\`\`\`\n\n### On Windows\n\nUse \`npm.cmd\`.\n`, { mdx: true });
     expect(page.title).toBe("Guide");
     expect(page.sections).toEqual([
       { headings: [], anchor: "", text: "Intro text." },
@@ -28,6 +28,48 @@ describe("extractMarkdown", () => {
 
   it("takes the first level-1 heading as the title", () => {
     expect(extractMarkdown("# API keys\n\nText.").title).toBe("API keys");
+  });
+});
+
+describe("extractMarkdown with a real parser", () => {
+  it("splits at setext headings too", () => {
+    const page = extractMarkdown("Guide\n=====\n\nIntro.\n\nInstall\n-------\n\nRun the installer.\n");
+    expect(page.title).toBe("Guide");
+    expect(page.sections).toEqual([
+      { headings: [], anchor: "", text: "Intro." },
+      { headings: ["Install"], anchor: "install", text: "Run the installer." },
+    ]);
+  });
+
+  it("resolves reference links, wherever their definition stands", () => {
+    const page = extractMarkdown("# T\n\nRead [the guide][guide] and [Setup].\n\n## Later\n\nText.\n\n[guide]: guide.md \"Guide\"\n[setup]: <setup page.md>\n");
+    expect(page.sections[0]).toEqual({ headings: [], anchor: "", text: "Read the guide and Setup.", links: [{ href: "guide.md", text: "the guide" }, { href: "setup page.md", text: "Setup" }] });
+    expect(page.sections[1]!.text).toBe("Text.");
+  });
+
+  it("keeps a fence inside a longer fence as code, headings in it included", () => {
+    const page = extractMarkdown("# T\n\n## Fences\n\n````md\n```sh\n# not a heading\n```\n````\n\nAfter.\n\n~~~\n## nor this\n~~~\n");
+    expect(page.sections).toEqual([{ headings: ["Fences"], anchor: "fences", text: "```sh\n# not a heading\n```\n\nAfter.\n\n## nor this" }]);
+  });
+
+  it("numbers repeated headings' anchors as GitHub does", () => {
+    const page = extractMarkdown("# Options\n\n## Options\n\nA.\n\n## Options\n\nB.\n\n## Custom {#my-id}\n\nC.\n");
+    expect(page.sections.map((s) => [s.headings.at(-1), s.anchor])).toEqual([
+      ["Options", "options-1"],
+      ["Options", "options-2"],
+      ["Custom", "my-id"],
+    ]);
+  });
+
+  it("reads MDX: JSX children are text, imports and expressions are not; a page that is not valid MDX is read as Markdown", () => {
+    const page = extractMarkdown("import Tabs from './tabs'\nexport const meta = {\n  title: 'x',\n}\n\n# Title\n\n<Note kind=\"tip\">\n\nKeep **keys** secret {props.when}.\n\n</Note>\n", { mdx: true });
+    expect(page).toEqual({ title: "Title", sections: [{ headings: [], anchor: "", text: "Keep keys secret ." }] });
+    const loose = extractMarkdown("# T\n\nUse a {placeholder and x < y.\n", { mdx: true });
+    expect(loose.sections[0]!.text).toBe("Use a {placeholder and x < y.");
+  });
+
+  it("takes TOML front matter's title", () => {
+    expect(extractMarkdown('+++\ntitle = "Hugo page"\n+++\n\nText.').title).toBe("Hugo page");
   });
 });
 

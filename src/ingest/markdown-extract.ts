@@ -1,75 +1,154 @@
+import GithubSlugger from "github-slugger";
+import type { Definition, Heading, Nodes, Root, RootContent } from "mdast";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { mdxFromMarkdown } from "mdast-util-mdx";
+import { frontmatter } from "micromark-extension-frontmatter";
+import { gfm } from "micromark-extension-gfm";
+import { mdxjs } from "micromark-extension-mdxjs";
 import { tidyText, type ExtractedPage, type Section } from "./section.ts";
 
-/** GitHub-style heading slug, the usual anchor of rendered Markdown. */
+/** GitHub's heading slug (a repeated heading gets `-1`, `-2`…), the usual anchor of rendered Markdown. */
 export function slugify(heading: string): string {
-  return heading
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
-    .trim()
-    .replace(/\s/g, "-");
+  return new GithubSlugger().slug(heading);
 }
 
-/** Markdown inline syntax removed; code spans kept verbatim (`<key>` in code is text, not a tag). */
-function plain(line: string): string {
-  const code: string[] = [];
-  return line
-    .replace(/`([^`]+)`/g, (_, inner: string) => `\u0000${code.push(inner) - 1}\u0000`)
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
-    .replace(/<[^>]+>/g, "")
-    .replace(/(\*\*|__)(.+?)\1/g, "$2")
-    .replace(/\u0000(\d+)\u0000/g, (_, i: string) => code[Number(i)]!);
-}
+const FRONT_MATTER = ["yaml", "toml"] as const;
 
-/** An inline link (not an image): `[text](destination "title")`. */
-const LINK = /(?<!!)\[([^\]]*)\]\(\s*(?:<([^>]*)>|([^)\s]+))(?:\s+["'][^)]*["'])?\s*\)/g;
-
-/** Splits Markdown/MDX into sections at ATX headings (ignoring fenced code and front matter). */
-export function extractMarkdown(source: string): ExtractedPage {
-  let text = source.replace(/\r/g, "");
-  let title = "";
-  const front = /^---\n([\s\S]*?)\n---\n/.exec(text);
-  if (front) {
-    title = /^title:\s*["']?(.+?)["']?\s*$/m.exec(front[1]!)?.[1] ?? "";
-    text = text.slice(front[0].length);
+/**
+ * Parses Markdown (CommonMark + GFM + front matter) or MDX. MDX is strict
+ * (an unbalanced `{` or `<` is an error), so a page that does not parse as
+ * MDX is read as Markdown rather than dropped.
+ */
+function parse(source: string, mdx: boolean): Root {
+  const markdown = { extensions: [gfm(), frontmatter([...FRONT_MATTER])], mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown([...FRONT_MATTER])] };
+  if (mdx) {
+    try {
+      return fromMarkdown(source, { extensions: [...markdown.extensions, mdxjs()], mdastExtensions: [...markdown.mdastExtensions, mdxFromMarkdown()] });
+    } catch {
+      // not valid MDX: read it as Markdown
+    }
   }
-  const sections: Section[] = [];
-  const stack: Array<{ level: number; text: string }> = [];
-  let current: Section = { headings: [], anchor: "", text: "" };
-  let fenced = false;
-  const flush = () => {
-    const body = tidyText(current.text);
-    if (body) sections.push({ ...current, text: body });
+  return fromMarkdown(source, markdown);
+}
+
+const stripTags = (html: string) => html.replace(/<[^>]*>/g, "");
+
+/** A heading may name its own id, as many site generators allow: `## Install {#setup}`. */
+const CUSTOM_ID = /\s*\{#([\w-]+)\}\s*$/;
+
+/**
+ * Splits Markdown/MDX into sections at its headings (ATX and setext), with
+ * the heading path and GitHub's slug as anchor. Code (fenced, however nested,
+ * or indented) is kept verbatim; inline markup, images, HTML tags, MDX
+ * imports and expressions are dropped; each section keeps its links, inline
+ * or by reference. The title is the front matter's, else the first level-1 heading.
+ */
+export function extractMarkdown(source: string, { mdx = false }: { mdx?: boolean } = {}): ExtractedPage {
+  const tree = parse(source.replace(/\r/g, ""), mdx);
+  const definitions = new Map<string, Definition>();
+  const collect = (node: Nodes) => {
+    if (node.type === "definition") definitions.set(node.identifier, node);
+    if ("children" in node) for (const child of node.children) collect(child);
   };
-  for (const line of text.split("\n")) {
-    if (/^\s*(```|~~~)/.test(line)) {
-      fenced = !fenced;
-      current.text += "\n";
-      continue;
-    }
-    const heading = fenced ? null : /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
-    if (heading) {
-      flush();
-      const level = heading[1]!.length;
-      const headingText = plain(heading[2]!).trim();
-      if (level === 1 && !title) {
-        title = headingText;
-        current = { headings: [], anchor: "", text: "" };
-        continue;
+  collect(tree);
+
+  const slugger = new GithubSlugger();
+  let title = "";
+  const sections: Section[] = [];
+  const stack: Array<{ depth: number; text: string }> = [];
+  let current: Section = { headings: [], anchor: "", text: "" };
+  const flush = () => {
+    const text = tidyText(current.text);
+    if (text) sections.push({ ...current, text });
+  };
+  const addLink = (href: string, text: string) => {
+    if (href && !href.startsWith("#")) (current.links ??= []).push({ href, text: text.replace(/\s+/g, " ").trim() });
+  };
+
+  /** The text of inline content; links are recorded as they are read. */
+  const inline = (node: Nodes, record: boolean): string => {
+    switch (node.type) {
+      case "text":
+      case "inlineCode":
+        return node.value;
+      case "html":
+        return stripTags(node.value);
+      case "break":
+        return "\n";
+      case "image":
+      case "imageReference":
+      case "footnoteReference":
+      case "mdxTextExpression":
+      case "mdxFlowExpression":
+      case "mdxjsEsm":
+        return "";
+      case "link": {
+        const text = node.children.map((c) => inline(c, false)).join("");
+        if (record) addLink(node.url, text);
+        return text;
       }
-      while (stack.length && stack.at(-1)!.level >= level) stack.pop();
-      stack.push({ level, text: headingText });
-      current = { headings: stack.map((h) => h.text), anchor: slugify(headingText), text: "" };
-      continue;
-    }
-    if (!fenced && /^(import|export)\s/.test(line)) continue;
-    if (!fenced) {
-      for (const [, text, bracketed, bare] of line.matchAll(LINK)) {
-        const href = bracketed ?? bare ?? "";
-        if (href && !href.startsWith("#")) (current.links ??= []).push({ href, text: plain(text!) });
+      case "linkReference": {
+        const text = node.children.map((c) => inline(c, false)).join("");
+        const target = definitions.get(node.identifier);
+        if (record && target) addLink(target.url, text);
+        return text;
       }
+      default:
+        return "children" in node ? node.children.map((c) => inline(c as Nodes, record)).join("") : "";
     }
-    current.text += `${fenced ? line : plain(line)}\n`;
+  };
+
+  /** The text of a block, paragraphs apart; list items each on a line of their own. */
+  const block = (node: RootContent): string => {
+    switch (node.type) {
+      case "paragraph":
+        return `${inline(node, true)}\n\n`;
+      case "code":
+        return `${node.value}\n\n`;
+      case "html":
+        return `${stripTags(node.value)}\n\n`;
+      case "list":
+        return `${node.children.map((item, i) => `${node.ordered ? `${(node.start ?? 1) + i}.` : "-"} ${item.children.map(block).join("").trim()}`).join("\n")}\n\n`;
+      case "table":
+        return `${node.children.map((row) => row.children.map((cell) => inline(cell, true).trim()).join(" | ")).join("\n")}\n\n`;
+      case "yaml":
+      case "definition":
+      case "thematicBreak":
+      case "mdxjsEsm":
+      case "mdxFlowExpression":
+        return "";
+      default:
+        return "children" in node ? node.children.map((c) => block(c as RootContent)).join("") : "";
+    }
+  };
+
+  const heading = (node: Heading) => {
+    flush();
+    let text = inline(node, false).replace(/\s+/g, " ").trim();
+    const custom = CUSTOM_ID.exec(text);
+    if (custom) text = text.slice(0, custom.index);
+    // Every heading takes its slug, the title's too, as GitHub numbers repeats across the page.
+    const slug = custom ? custom[1]! : slugger.slug(text);
+    if (node.depth === 1 && !title) {
+      title = text;
+      current = { headings: [], anchor: "", text: "" };
+      return;
+    }
+    while (stack.length && stack.at(-1)!.depth >= node.depth) stack.pop();
+    stack.push({ depth: node.depth, text });
+    current = { headings: stack.map((h) => h.text), anchor: slug, text: "" };
+  };
+
+  for (const node of tree.children) {
+    // TOML front matter (Hugo's `+++`) has no mdast type of its own.
+    const type: string = node.type;
+    if (type === "yaml" || type === "toml") {
+      const value = (node as { value: string }).value;
+      title ||= (type === "yaml" ? /^title:\s*["']?(.+?)["']?\s*$/m : /^title\s*=\s*["']?(.+?)["']?\s*$/m).exec(value)?.[1] ?? "";
+    } else if (node.type === "heading") heading(node);
+    else if (type !== "toml") current.text += block(node);
   }
   flush();
   return { title, sections };

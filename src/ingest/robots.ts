@@ -1,46 +1,21 @@
-/** robots.txt: the rules of the group for our user agent (or `*`), longest match wins. */
+import parser from "robots-parser";
+
+// A CommonJS module whose typings declare an ES default export: under Node's ESM interop the function is the module itself.
+const robotsParser = parser as unknown as typeof parser.default;
+
+/** robots.txt as the crawler reads it: whether a URL may be fetched, and the sitemaps it names. */
 export interface RobotsRules {
-  allowed(path: string): boolean;
+  allowed(url: string): boolean;
   sitemaps: string[];
 }
 
-export function parseRobots(text: string, agent = "docent"): RobotsRules {
-  const groups: Array<{ agents: string[]; rules: Array<{ allow: boolean; path: string }> }> = [];
-  const sitemaps: string[] = [];
-  let current: (typeof groups)[number] | null = null;
-  let lastWasAgent = false;
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.replace(/#.*$/, "").trim();
-    const m = /^([A-Za-z-]+)\s*:\s*(.*)$/.exec(line);
-    if (!m) continue;
-    const key = m[1]!.toLowerCase();
-    const value = m[2]!.trim();
-    if (key === "sitemap") sitemaps.push(value);
-    else if (key === "user-agent") {
-      if (!current || !lastWasAgent) groups.push((current = { agents: [], rules: [] }));
-      current.agents.push(value.toLowerCase());
-      lastWasAgent = true;
-      continue;
-    } else if ((key === "allow" || key === "disallow") && current) {
-      if (value) current.rules.push({ allow: key === "allow", path: value });
-    }
-    lastWasAgent = false;
-  }
-  const group = groups.find((g) => g.agents.some((a) => a !== "*" && agent.toLowerCase().includes(a))) ?? groups.find((g) => g.agents.includes("*"));
-  const rules = group?.rules ?? [];
-  const matches = (rule: string, path: string) => {
-    const pattern = rule.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*");
-    return new RegExp(`^${pattern.endsWith("\\$") ? pattern.slice(0, -2) + "$" : pattern}`).test(path);
-  };
-  return {
-    sitemaps,
-    allowed(path) {
-      let best: { allow: boolean; length: number } | null = null;
-      for (const rule of rules) {
-        if (!matches(rule.path, path)) continue;
-        if (!best || rule.path.length > best.length || (rule.path.length === best.length && rule.allow)) best = { allow: rule.allow, length: rule.path.length };
-      }
-      return best?.allow ?? true;
-    },
-  };
+/**
+ * Parses a robots.txt with `robots-parser` (RFC 9309: the group of our
+ * product token, else `*`; longest match wins, Allow on a tie; `*` and `$`;
+ * non-ASCII paths compared percent-encoded). A URL the file does not govern (another
+ * origin) is allowed: the crawl's own scope decides about those.
+ */
+export function parseRobots(robotsUrl: string, text: string, userAgent: string): RobotsRules {
+  const robots = robotsParser(robotsUrl, text);
+  return { sitemaps: robots.getSitemaps(), allowed: (url) => robots.isAllowed(url, userAgent) ?? true };
 }

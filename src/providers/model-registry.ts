@@ -4,6 +4,7 @@ import type { Config } from "../config.ts";
 import { DocentError, notFound } from "../core/errors.ts";
 import type { LanguageModel } from "../core/language-model.ts";
 import type { ModelDescription, ModelRegistry } from "../core/model-registry.ts";
+import type { TextAnalyzer } from "../core/text-analyzer.ts";
 import { createAnthropicModel } from "./anthropic/anthropic-model.ts";
 import { createExtractiveModel } from "./extractive/extractive-model.ts";
 import { withFallback } from "./fallback-model.ts";
@@ -20,8 +21,8 @@ export const PUBLIC_MODELS = ["agent", "provider_a", "provider_b"] as const;
  * server), provider_b (Anthropic) and the agent, which uses AGENT_MODEL or,
  * by default, the first provider with a key and else the offline generator.
  */
-export function createModelRegistry(config: Config, countTokens: (text: string) => number): ModelRegistry {
-  const extractive = createExtractiveModel({ countTokens });
+export function createModelRegistry(config: Config, countTokens: (text: string) => number, analyzer?: TextAnalyzer): ModelRegistry {
+  const extractive = createExtractiveModel({ countTokens, analyzer });
   // The SDKs do not retry (maxRetries 0): withRetries does, with a deadline and cancellable waits.
   const policy: RetryPolicy = { maxRetries: config.PROVIDER_MAX_RETRIES, attemptTimeoutMs: config.PROVIDER_TIMEOUT_MS, deadlineMs: config.PROVIDER_DEADLINE_MS };
   const openai = (modelId: string, name: string): Slot => {

@@ -1,7 +1,7 @@
 import type { Embedder } from "../core/embedder.ts";
 import type { RetrievedChunk, Retriever, VectorSearch } from "../core/retriever.ts";
 import { identifierParts } from "./embedded/identifier-parts.ts";
-import { makeTermMatcher } from "./term-matcher.ts";
+import { makeTermMatcher, type TextAnalyzer } from "../core/text-analyzer.ts";
 
 export type RetrievalMode = "lexical" | "vector" | "hybrid";
 
@@ -28,14 +28,29 @@ function relative(chunks: RetrievedChunk[]): Map<string, { chunk: RetrievedChunk
  * published figures show naive fusion can lose to either side alone, so
  * hybrid is opt-in until the eval shows it helps.
  */
-export function makeHybridRetriever({ lexical, vectorSearch, embedder, mode, alpha }: { lexical: Retriever; vectorSearch: VectorSearch; embedder: Embedder; mode: RetrievalMode; alpha: number }): Retriever {
+export function makeHybridRetriever({
+  lexical,
+  vectorSearch,
+  embedder,
+  mode,
+  alpha,
+  analyzer,
+}: {
+  lexical: Retriever;
+  vectorSearch: VectorSearch;
+  embedder: Embedder;
+  mode: RetrievalMode;
+  alpha: number;
+  /** Reads vector hits for the question's terms as the lexical index reads passages. */
+  analyzer: TextAnalyzer;
+}): Retriever {
   if (mode === "lexical") return lexical;
   return async (options) => {
     const [lex, [vector]] = await Promise.all([lexical(options), embedder.embed([options.query.slice(0, MAX_EMBEDDED_CHARS)], { abortSignal: options.signal })]);
     options.signal?.throwIfAborted();
     const found = await vectorSearch(vector!, options.sourceIds, options.limit);
     // Vector hits get the same term evidence as lexical ones, so pages rank and abstain alike.
-    const matcher = makeTermMatcher(lex.terms.map((t) => t.term));
+    const matcher = makeTermMatcher(analyzer, lex.terms.map((t) => t.term));
     const vec = found.map((c) => ({
       ...c,
       similarity: c.score,

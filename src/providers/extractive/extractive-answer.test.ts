@@ -57,6 +57,36 @@ describe("extractiveAnswer", () => {
     expect(answer).toMatch(/\n\nSee also: CLUSTER \(tutorial\) \[2\]\.$/);
   });
 
+  it("reads the question's words as the index does (one stemmer: physically and physical are one term)", () => {
+    const pages: GroundingDocument[] = [
+      { referenceNumber: 1, title: "Storage", section: "", url: "https://x/storage.html", text: "The weather is nice today in the city. Clustered rows are kept in physical order on disk." },
+    ];
+    expect(extractiveAnswer("physically", pages)).toBe("Clustered rows are kept in physical order on disk. [1]");
+  });
+
+  it("credits a sentence only to the pages that hold it, not to one that nearly repeats it", () => {
+    const near: GroundingDocument[] = [
+      docs[0]!,
+      { ...docs[1]!, text: "PostgreSQL databases require periodic maintenance known as vacuuming. When a table is clustered, it is physically reordered using the index information." },
+    ];
+    const answer = extractiveAnswer("physically reordered clustered table index", near);
+    expect(answer).toContain("physically reordered based on the index information. [1]");
+    expect(answer).not.toContain("[1, 2]");
+    expect(answer.match(/physically reordered/g)).toHaveLength(1);
+  });
+
+  it("cites the section of a page that holds each sentence, and points to no page it quotes", () => {
+    const sections: GroundingDocument[] = [
+      { referenceNumber: 1, passage: 0, title: "Advanced Usage", section: "Header Ordering", url: "https://x/advanced.html#header-ordering", text: "Requests keeps the order of the headers you give it." },
+      { referenceNumber: 2, passage: 0, title: "Advanced Usage", section: "Timeouts", url: "https://x/advanced.html#timeouts", text: "Most requests to external servers should have a timeout attached." },
+      { referenceNumber: 3, passage: 1, title: "Quickstart", section: "Timeouts", url: "https://x/quickstart.html#timeouts", text: "You can tell Requests to stop waiting for a response after a given number of seconds with the timeout parameter." },
+    ];
+    const answer = extractiveAnswer("How do I set a timeout on requests to a server?", sections);
+    expect(answer).toContain("should have a timeout attached. [2]");
+    expect(answer).toContain("with the timeout parameter. [3]");
+    expect(answer).not.toContain("See also");
+  });
+
   it("returns nothing when there are no passages", () => {
     expect(extractiveAnswer("anything", [])).toBe("");
   });

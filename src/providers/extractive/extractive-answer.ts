@@ -1,5 +1,6 @@
 import type { GroundingDocument } from "../../core/language-model.ts";
-import { contentTerms } from "../../core/terms.ts";
+import { contentTerms, type TextAnalyzer } from "../../core/text-analyzer.ts";
+import { englishAnalyzer } from "../../text/english-analyzer.ts";
 import { lruMemo } from "../lru-memo.ts";
 import { splitSentences } from "./sentences.ts";
 
@@ -8,13 +9,17 @@ export interface ExtractiveOptions {
   maxWords?: number;
   /** Sentences scoring below this share of the best one are left out. */
   relativeFloor?: number;
+  /** How the question and the passages are read (the analyzer the index uses). */
+  analyzer?: TextAnalyzer;
 }
 
 interface Candidate {
   text: string;
   terms: Set<string>;
   reference: number;
-  /** Other pages that say the same (a near-duplicate sentence), cited with it. */
+  /** The page the reference belongs to (a page may give several sections, each its own reference). */
+  page: string;
+  /** Other references whose text holds the very same sentence, cited with it. */
   alsoIn: number[];
   order: number;
   score: number;
@@ -28,14 +33,27 @@ export function isProse(text: string): boolean {
   return symbols / text.length < 0.08;
 }
 
-/** A passage's sentences worth quoting, with their terms (passages recur across questions: remembered). */
-const quotableSentences = lruMemo(2048, (text: string) =>
-  splitSentences(text).flatMap((sentence, index) => {
-    const words = sentence.split(" ").length;
-    if (words < 4 || words > 80 || !isProse(sentence)) return [];
-    return [{ text: sentence, terms: new Set(contentTerms(sentence)), index }];
-  }),
-);
+/** A passage's sentences worth quoting, with their terms (passages recur across questions: remembered, per analyzer). */
+const memos = new WeakMap<TextAnalyzer, (text: string) => Array<{ text: string; terms: Set<string>; index: number }>>();
+function quotableSentences(analyzer: TextAnalyzer) {
+  let memo = memos.get(analyzer);
+  if (!memo) {
+    memo = lruMemo(2048, (text: string) =>
+      splitSentences(text).flatMap((sentence, index) => {
+        const words = sentence.split(" ").length;
+        if (words < 4 || words > 80 || !isProse(sentence)) return [];
+        return [{ text: sentence, terms: new Set(contentTerms(analyzer, sentence)), index }];
+      }),
+    );
+    memos.set(analyzer, memo);
+  }
+  return memo;
+}
+
+/** The page of a document: its URL without the section's anchor. */
+const pageOf = (doc: Pick<GroundingDocument, "url">) => doc.url.replace(/#.*$/, "");
+
+const same = (a: string, b: string) => a.replace(/\s+/g, " ").toLowerCase() === b.replace(/\s+/g, " ").toLowerCase();
 
 const jaccard = (a: Set<string>, b: Set<string>) => {
   let shared = 0;
@@ -46,20 +64,26 @@ const jaccard = (a: Set<string>, b: Set<string>) => {
 /**
  * Writes an answer from the passages: the sentences that share the most
  * (rarity-weighted) terms with the question, each followed by the `[n]` of
- * the page it came from; a near-duplicate from another page is not repeated
- * but adds that page to the citation (`[1, 2]`).
+ * the section it came from; the same sentence in another section or page is
+ * not repeated but cites that one too (`[1, 2]`), and a sentence that only
+ * nearly repeats a quoted one is left out: it is credited to no reference,
+ * since its page does not say the quoted sentence.
  */
 export function extractiveAnswer(question: string, documents: readonly GroundingDocument[], options: ExtractiveOptions = {}): string {
   const maxSentences = options.maxSentences ?? 5;
   const maxWords = options.maxWords ?? 170;
+  const analyzer = options.analyzer ?? englishAnalyzer;
+  const sentencesOf = quotableSentences(analyzer);
   // Each question term's position: work follows the passages' terms, never the question's length.
-  const asked = new Map(contentTerms(question).map((term, i) => [term, i]));
+  const asked = new Map(contentTerms(analyzer, question).map((term, i) => [term, i]));
   const candidates: Candidate[] = [];
   documents.forEach((doc, docIndex) => {
-    const headingTerms = new Set(contentTerms(`${doc.title} ${doc.section}`));
+    const headingTerms = new Set(contentTerms(analyzer, `${doc.title} ${doc.section}`));
     const headingBonus = [...headingTerms].filter((t) => asked.has(t)).length * 0.15;
-    for (const { text, terms, index } of quotableSentences(doc.text)) {
-      candidates.push({ text, terms, reference: doc.referenceNumber, alsoIn: [], order: docIndex * 1000 + index, score: headingBonus - docIndex * 0.05 });
+    // Later passages weigh a little less (the sections of one passage alike).
+    const rank = doc.passage ?? docIndex;
+    for (const { text, terms, index } of sentencesOf(doc.text)) {
+      candidates.push({ text, terms, reference: doc.referenceNumber, page: pageOf(doc), alsoIn: [], order: docIndex * 1000 + index, score: headingBonus - rank * 0.05 });
     }
   });
   if (candidates.length === 0) return "";
@@ -83,10 +107,11 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   const take = (c: Candidate, minimum: number) => {
     if (picked.includes(c)) return;
     if (picked.length > 0 && (c.score <= 0 || c.score < minimum)) return;
-    // A page that says what a quoted sentence says supports it: cite it there too.
+    // A section that says the very same sentence supports it: cite it there too. One that
+    // nearly repeats it is not quoted again, nor credited with a sentence it does not hold.
     const twin = picked.find((p) => jaccard(p.terms, c.terms) > 0.6);
     if (twin) {
-      if (twin.reference !== c.reference && !twin.alsoIn.includes(c.reference)) twin.alsoIn.push(c.reference);
+      if (same(twin.text, c.text) && twin.reference !== c.reference && !twin.alsoIn.includes(c.reference)) twin.alsoIn.push(c.reference);
       return;
     }
     if (picked.length >= maxSentences) return;
@@ -100,18 +125,19 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   // remaining sentences that come close to the best one. A page whose best
   // sentence is only loosely about the question is listed under "See also"
   // by its title: a weak sentence quoted as if it answered would mislead.
-  const pages = [...new Set(documents.map((d) => d.referenceNumber))];
-  const seeAlso: number[] = [];
-  for (const reference of pages) {
-    const best = ranked.find((c) => c.reference === reference);
+  const pages = [...new Set(documents.map(pageOf))];
+  const seeAlso: Candidate[] = [];
+  for (const page of pages) {
+    const best = ranked.find((c) => c.page === page);
     if (!best) continue;
     if (picked.length === 0 || best.score >= floor) take(best, floor);
-    // Pointed to unless quoted below (a strong sentence may find no room in the answer).
-    if (best.score > 0 && best.score >= pageFloor) seeAlso.push(reference);
+    // Pointed to (at its best sentence's section) unless quoted below (a strong sentence may find no room in the answer).
+    if (best.score > 0 && best.score >= pageFloor) seeAlso.push(best);
   }
   for (const c of ranked) take(c, floor);
-  const cited = new Set(picked.flatMap((c) => [c.reference, ...c.alsoIn]));
-  const pointers = seeAlso.filter((reference) => !cited.has(reference));
+  const referencePage = new Map(documents.map((d) => [d.referenceNumber, pageOf(d)]));
+  const citedPages = new Set(picked.flatMap((c) => [c.reference, ...c.alsoIn]).map((reference) => referencePage.get(reference)));
+  const pointers = seeAlso.filter((c) => !citedPages.has(c.page)).map((c) => c.reference);
   // Read in document order: the best page first, its sentences as written.
   picked.sort((a, b) => a.order - b.order);
   const answer = picked.map((c) => `${c.text} [${[c.reference, ...c.alsoIn].join(", ")}]`).join(" ");

@@ -1,9 +1,12 @@
 import type { FinishReason, LanguageModel, ModelCallOptions, ModelStreamPart } from "../../core/language-model.ts";
+import type { TextAnalyzer } from "../../core/text-analyzer.ts";
 import { extractiveAnswer } from "./extractive-answer.ts";
 
 export interface ExtractiveModelOptions {
   /** Counts tokens, to honour `maxOutputTokens`. */
   countTokens: (text: string) => number;
+  /** How questions and passages are read (default: the English analyzer the index uses). */
+  analyzer?: TextAnalyzer;
 }
 
 const lastUser = (options: ModelCallOptions) => [...options.prompt].reverse().find((m) => m.role === "user")?.content ?? "";
@@ -24,9 +27,9 @@ function truncate(text: string, max: number | undefined, countTokens: (t: string
  * The offline generator: answers with sentences taken from the retrieved
  * passages. Deterministic, so streamed and collected replies are identical.
  */
-export function createExtractiveModel({ countTokens }: ExtractiveModelOptions): LanguageModel {
+export function createExtractiveModel({ countTokens, analyzer }: ExtractiveModelOptions): LanguageModel {
   const answer = (options: ModelCallOptions) => {
-    const text = extractiveAnswer(lastUser(options), options.documents) || "The retrieved documentation has no passage that answers this directly.";
+    const text = extractiveAnswer(lastUser(options), options.documents, { analyzer }) || "The retrieved documentation has no passage that answers this directly.";
     return truncate(text, options.maxOutputTokens, countTokens);
   };
   return {

@@ -1,13 +1,13 @@
 import type Database from "better-sqlite3";
 
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS page (source_id TEXT NOT NULL, url TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (source_id, url));
 CREATE TABLE IF NOT EXISTS chunk (
   id INTEGER PRIMARY KEY, source_id TEXT NOT NULL, url TEXT NOT NULL, anchor TEXT NOT NULL,
   title TEXT NOT NULL, section TEXT NOT NULL, body TEXT NOT NULL,
-  links TEXT NOT NULL DEFAULT '');
+  links TEXT NOT NULL DEFAULT '', spans TEXT NOT NULL DEFAULT '');
 CREATE INDEX IF NOT EXISTS chunk_by_source ON chunk (source_id, url);
 CREATE TABLE IF NOT EXISTS chunk_vec (id INTEGER PRIMARY KEY, source_id TEXT NOT NULL, vec BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS segment (
@@ -20,8 +20,9 @@ END;
 
 /**
  * Brings the index file to the current schema and returns the sources whose
- * segments must be (re)built. Version 5 lacked passages' links: the column is
- * added, empty until the next sync re-reads the pages. Version 4 kept the same
+ * segments must be (re)built. Version 6 lacked passages' section spans and
+ * version 5 their links too: the columns are added, empty until the next sync
+ * re-reads the pages (a passage without spans is one section). Version 4 kept the same
  * passages under SQLite FTS5 tables: those are dropped and the passages kept.
  * Older or unknown versions are derived data and start empty (re-add their sources).
  */
@@ -31,9 +32,10 @@ export function migrateIndex(db: Database.Database): string[] {
     db.exec(SCHEMA);
     return [];
   }
-  if (version === 5) {
+  if (version === 5 || version === 6) {
     db.transaction(() => {
-      db.exec(`ALTER TABLE chunk ADD COLUMN links TEXT NOT NULL DEFAULT ''`);
+      if (version === 5) db.exec(`ALTER TABLE chunk ADD COLUMN links TEXT NOT NULL DEFAULT ''`);
+      db.exec(`ALTER TABLE chunk ADD COLUMN spans TEXT NOT NULL DEFAULT ''`);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     })();
     db.exec(SCHEMA);
@@ -45,7 +47,7 @@ export function migrateIndex(db: Database.Database): string[] {
     db.exec(`DROP TRIGGER IF EXISTS chunk_ai; DROP TRIGGER IF EXISTS chunk_ad; DROP TABLE IF EXISTS chunk_vocab; DROP TABLE IF EXISTS chunk_fts;`);
     for (const shard of tables("fts\\_s%")) db.exec(`DROP TABLE IF EXISTS "${shard}"`);
     if (version === 4) {
-      db.exec(`ALTER TABLE chunk DROP COLUMN src; ALTER TABLE chunk DROP COLUMN idents; ALTER TABLE chunk ADD COLUMN links TEXT NOT NULL DEFAULT '';`);
+      db.exec(`ALTER TABLE chunk DROP COLUMN src; ALTER TABLE chunk DROP COLUMN idents; ALTER TABLE chunk ADD COLUMN links TEXT NOT NULL DEFAULT ''; ALTER TABLE chunk ADD COLUMN spans TEXT NOT NULL DEFAULT '';`);
       sources = db.prepare(`SELECT DISTINCT source_id FROM chunk`).pluck().all() as string[];
     } else {
       db.exec(`DROP TABLE IF EXISTS chunk_vec; DROP TABLE IF EXISTS chunk; DROP TABLE IF EXISTS page; DROP TABLE IF EXISTS segment;`);

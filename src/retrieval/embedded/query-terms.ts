@@ -1,7 +1,6 @@
 import type { QueryTerm } from "../../core/retriever.ts";
-import { queryWords } from "../query-words.ts";
+import { queryWords, type TextAnalyzer } from "../../core/text-analyzer.ts";
 import { agentNouns } from "./agent-nouns.ts";
-import { fold, stemOf } from "./analyzer.ts";
 import { FIELD } from "./segment.ts";
 import { postingsCount, type LoadedSegment } from "./segment-store.ts";
 import { correctSpelling } from "./spelling.ts";
@@ -26,7 +25,7 @@ const GATING_MIN_CHUNKS = 2000;
  * the same terms as searched (which of them select candidates), followed by
  * the agent nouns the index holds; `termMasks` folds a hit's masks back onto the question's terms.
  */
-export function queryTerms(query: string, segments: readonly LoadedSegment[], termId: (term: string) => number | undefined) {
+export function queryTerms(query: string, segments: readonly LoadedSegment[], termId: (term: string) => number | undefined, analyzer: TextAnalyzer) {
   let total = 0;
   for (const s of segments) total += s.n;
   const terms: Array<QueryTerm & { id: number | undefined; df: number }> = [];
@@ -36,13 +35,13 @@ export function queryTerms(query: string, segments: readonly LoadedSegment[], te
     if (id !== undefined) for (const s of segments) df += postingsCount(s, id);
     return df;
   };
-  for (const asked of queryWords(query)) {
+  for (const asked of queryWords(analyzer, query)) {
     let word = asked;
-    let term = stemOf(fold(word));
+    let term = analyzer.term(word);
     // A misspelt word ("vacum") is searched as the word the documentation most likely means ("vacuum").
     if (passagesHolding(term) === 0) {
-      const corrected = correctSpelling(fold(word), (candidate) => passagesHolding(stemOf(candidate)));
-      if (corrected) [word, term] = [corrected, stemOf(corrected)];
+      const corrected = correctSpelling(word, (candidate) => passagesHolding(analyzer.term(candidate)));
+      if (corrected) [word, term] = [corrected, analyzer.term(corrected)];
     }
     if (terms.some((t) => t.term === term)) continue;
     const df = passagesHolding(term);
@@ -60,7 +59,7 @@ export function queryTerms(query: string, segments: readonly LoadedSegment[], te
   const aliasOf: number[] = [];
   terms.forEach((t, i) => {
     for (const noun of agentNouns(t.text)) {
-      const stem = stemOf(noun);
+      const stem = analyzer.term(noun);
       const id = stem === t.term ? undefined : termId(stem);
       if (id === undefined || search.some((s) => s.id === id)) continue;
       search.push({ id, selects: false, ...AGENT_NOUN });

@@ -1,5 +1,5 @@
+import type { TextAnalyzer } from "../../core/text-analyzer.ts";
 import { identifierParts } from "./identifier-parts.ts";
-import { forEachTerm } from "./analyzer.ts";
 
 /**
  * One source's inverted index, built in memory at ingestion and stored as a
@@ -36,18 +36,20 @@ export interface SegmentData {
 
 const pageName = (url: string) => url.slice(url.lastIndexOf("/") + 1).replace(/[?#].*$/, "").replace(/\.[a-z]+$/i, "");
 
-export function buildSegment(chunks: readonly SegmentInput[]): SegmentData {
+export function buildSegment(chunks: readonly SegmentInput[], analyzer: TextAnalyzer): SegmentData {
   const postings = new Map<string, number[]>();
   const lengths = new Uint32Array(chunks.length);
   const rowids = new Float64Array(chunks.length);
   chunks.forEach((chunk, doc) => {
     const local = new Map<string, number>(); // term → freq << 3 | mask
     let length = 0;
-    const add = (text: string, weight: number, bit: number) =>
-      forEachTerm(text, (term) => {
+    const add = (text: string, weight: number, bit: number) => {
+      for (const word of analyzer.words(text)) {
+        const term = analyzer.term(word);
         if (weight > 0) length++;
         local.set(term, (local.get(term) ?? 0) + (weight << 3) | bit);
-      });
+      }
+    };
     add(chunk.title, 4, FIELD.title);
     add(chunk.section, 2, FIELD.heading);
     add(chunk.text, 1, FIELD.text);

@@ -3,17 +3,21 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { retrieverContract } from "../retriever.contract.ts";
+import { embeddedRetrieverChecks } from "./embedded-retriever.checks.ts";
 import Database from "better-sqlite3";
 import { openSqliteIndex } from "./sqlite-index.ts";
-import { queryWords } from "../query-words.ts";
+import { queryWords } from "../../core/text-analyzer.ts";
+import { englishAnalyzer } from "../../text/english-analyzer.ts";
 
 const ID = "11111111-2222-4333-8444-555555555555";
 const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "docent-index-")), "index.db");
 
-retrieverContract("embedded SQLite index", async () => {
+const embedded = async () => {
   const index = openSqliteIndex(tempFile());
   return { retrieve: index.retrieve, writer: index.writer, readPage: index.readPage, cleanup: async () => index.close() };
-});
+};
+retrieverContract("embedded SQLite index", embedded);
+embeddedRetrieverChecks("embedded SQLite index", embedded);
 
 describe("embedded index on disk", () => {
   it("serves what another connection committed, as a second process would", async () => {
@@ -136,7 +140,7 @@ describe("index schema upgrade from version 5", () => {
     await current.writer.replaceSource(ID, [{ url: "https://x/sharding.html", hash: "h", chunks: [{ sourceId: ID, url: "https://x/sharding.html", anchor: "intro", title: "Sharding", section: "Intro", text: "Sharding splits data across servers." }] }]);
     current.close();
     const old = new Database(file);
-    old.exec(`ALTER TABLE chunk DROP COLUMN links; PRAGMA user_version = 5;`);
+    old.exec(`ALTER TABLE chunk DROP COLUMN links; ALTER TABLE chunk DROP COLUMN spans; PRAGMA user_version = 5;`);
     old.close();
     const index = openSqliteIndex(file);
     const { chunks } = await index.retrieve({ query: "how is data split across servers?", sourceIds: [ID], limit: 5 });
@@ -146,13 +150,52 @@ describe("index schema upgrade from version 5", () => {
     const after = await index.retrieve({ query: "replicas copy data", sourceIds: [ID], limit: 1 });
     expect(after.chunks[0]!.links).toEqual([{ url: "https://x/sharding.html", text: "sharding" }]);
     index.close();
-    expect(new Database(file).pragma("user_version", { simple: true })).toBe(6);
+    expect(new Database(file).pragma("user_version", { simple: true })).toBe(7);
+  });
+});
+
+describe("index schema upgrade from version 6", () => {
+  it("keeps a version-6 index's passages, each one section until the next sync, and stores spans from then on", async () => {
+    const file = tempFile();
+    const url = "https://x/advanced.html";
+    const current = openSqliteIndex(file);
+    await current.writer.replaceSource(ID, [{ url, hash: "h", chunks: [{ sourceId: ID, url, anchor: "ordering", title: "Advanced", section: "Ordering", text: "Headers keep their order." }] }]);
+    current.close();
+    const old = new Database(file);
+    old.exec(`ALTER TABLE chunk DROP COLUMN spans; PRAGMA user_version = 6;`);
+    old.close();
+    const index = openSqliteIndex(file);
+    const before = await index.retrieve({ query: "headers order", sourceIds: [ID], limit: 5 });
+    expect(before.chunks.map((c) => [c.anchor, c.spans])).toEqual([["ordering", undefined]]);
+    const spans = [
+      { start: 0, anchor: "ordering", section: "Ordering" },
+      { start: 26, anchor: "timeouts", section: "Timeouts" },
+    ];
+    const merged = { sourceId: ID, url, anchor: "ordering", title: "Advanced", section: "Ordering", text: "Headers keep their order.\n\nTimeouts\n\nSet a timeout.", spans };
+    await index.writer.applyChanges(ID, { upsert: [{ url, hash: "h2", chunks: [merged] }], remove: [] });
+    const after = await index.retrieve({ query: "headers timeout", sourceIds: [ID], limit: 5 });
+    index.close();
+    expect(after.chunks[0]!.spans).toEqual(spans);
+    expect(new Database(file).pragma("user_version", { simple: true })).toBe(7);
+  });
+});
+
+describe("one reading of text", () => {
+  it("reads a text it did not search (a link's words) as it reads passages, accents folded", async () => {
+    const index = openSqliteIndex(tempFile());
+    const url = "https://x/desserts.html";
+    await index.writer.replaceSource(ID, [{ url, hash: url, chunks: [{ sourceId: ID, url, anchor: "", title: "Desserts", section: "", text: "Crème brûlée is a custard." }] }]);
+    const { chunks, terms, matches } = await index.retrieve({ query: "creme brulee", sourceIds: [ID], limit: 5 });
+    index.close();
+    const both = terms.map((t) => t.term);
+    expect(chunks[0]!.matched.sort()).toEqual([...both].sort());
+    expect(matches!("a Crème Brûlée recipe").sort()).toEqual([...both].sort());
   });
 });
 
 describe("query words", () => {
   it("drops stop words and splits words as the index does", () => {
-    expect(queryWords("How do I create an index in Node.js?")).toEqual(["create", "index", "node", "js"]);
-    expect(queryWords('what is "quoted" OR NEAR')).toEqual(["quoted", "near"]);
+    expect(queryWords(englishAnalyzer, "How do I create an index in Node.js?")).toEqual(["create", "index", "node", "js"]);
+    expect(queryWords(englishAnalyzer, 'what is "quoted" OR NEAR')).toEqual(["quoted", "near"]);
   });
 });

@@ -9,8 +9,10 @@ import { queryTerms } from "./query-terms.ts";
 import { searchSegments } from "./segment-search.ts";
 import { migrateIndex } from "./index-schema.ts";
 import { storedLinks } from "../stored-links.ts";
+import { storedSpans } from "../stored-spans.ts";
 import { makePassageRows } from "./passage-rows.ts";
-import { makeTermMatcher } from "../term-matcher.ts";
+import { makeTermMatcher, type TextAnalyzer } from "../../core/text-analyzer.ts";
+import { englishAnalyzer } from "../../text/english-analyzer.ts";
 
 export interface SqliteIndex {
   retrieve: Retriever;
@@ -30,7 +32,11 @@ export interface SqliteIndex {
  * passages (readers see a source's old state or its new one) and searched in
  * memory, so a query costs postings arithmetic, not a scan of every match.
  */
-export function openSqliteIndex(file: string, { preload = false }: { preload?: boolean } = {}): SqliteIndex {
+export function openSqliteIndex(
+  file: string,
+  /** `analyzer`: how passages and questions are read (the one the rest of docent uses); segments store its terms. */
+  { preload = false, analyzer = englishAnalyzer }: { preload?: boolean; analyzer?: TextAnalyzer } = {},
+): SqliteIndex {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
@@ -47,7 +53,7 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
   /** Rebuilds a source's segment from the passages given (all of the source's, in id order). */
   const writeSegment = (sourceId: string, chunks: SegmentInput[]) => {
     deleteSegment.run(sourceId);
-    if (chunks.length > 0) insertSegment.run({ sourceId, ...segmentRow(buildSegment(chunks)) });
+    if (chunks.length > 0) insertSegment.run({ sourceId, ...segmentRow(buildSegment(chunks, analyzer)) });
   };
   if (unindexed.length > 0) db.transaction(() => unindexed.forEach((id) => writeSegment(id, sourceChunks.all(id) as SegmentInput[])))();
 
@@ -59,7 +65,7 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
   const hashesOf = db.prepare(`SELECT url, hash FROM page WHERE source_id = ?`);
   const totalsOf = db.prepare(`SELECT (SELECT count(*) FROM page WHERE source_id = ?) AS pages, (SELECT count(*) FROM chunk WHERE source_id = ?) AS chunks`);
   const insertPage = db.prepare(`INSERT OR REPLACE INTO page (source_id, url, hash) VALUES (?, ?, ?)`);
-  const insertChunk = db.prepare(`INSERT INTO chunk (source_id, url, anchor, title, section, body, links) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const insertChunk = db.prepare(`INSERT INTO chunk (source_id, url, anchor, title, section, body, links, spans) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   const insertVec = db.prepare(`INSERT INTO chunk_vec (id, source_id, vec) VALUES (?, ?, ?)`);
   // Row ids grow in the order a page's passages were inserted: page order. The (source_id, url) index serves it.
   const pagePassages = db.prepare(
@@ -71,7 +77,7 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
     for (const page of pages) {
       insertPage.run(sourceId, page.url, page.hash);
       for (const c of page.chunks) {
-        const id = Number(insertChunk.run(sourceId, c.url, c.anchor, c.title, c.section, c.text, storedLinks(c.links)).lastInsertRowid);
+        const id = Number(insertChunk.run(sourceId, c.url, c.anchor, c.title, c.section, c.text, storedLinks(c.links), storedSpans(c.spans)).lastInsertRowid);
         inserted.push({ id, url: c.url, title: c.title, section: c.section, text: c.text });
         if (c.embedding) insertVec.run(id, sourceId, Buffer.from(c.embedding.buffer, c.embedding.byteOffset, c.embedding.byteLength));
       }
@@ -117,7 +123,7 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
       signal?.throwIfAborted();
       const all = segments.current();
       const scope = sourceIds ? sourceIds.flatMap((id) => all.get(id) ?? []) : [...all.values()];
-      const { terms, search, termMasks } = queryTerms(query, [...all.values()], segments.termId);
+      const { terms, search, termMasks } = queryTerms(query, [...all.values()], segments.termId, analyzer);
       const publicTerms = terms.map(({ term, text, weight }) => ({ term, text, weight }));
       const hits = searchSegments(scope, search, limit);
       if (hits.length === 0) return { chunks: [], terms: publicTerms };
@@ -138,7 +144,7 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
           headingMatched: having(FIELD.heading),
         });
       }
-      return { chunks, terms: publicTerms, matches: makeTermMatcher(terms.map((t) => t.term)) };
+      return { chunks, terms: publicTerms, matches: makeTermMatcher(analyzer, terms.map((t) => t.term)) };
     },
     writer: {
       async pageHashes(sourceId) {

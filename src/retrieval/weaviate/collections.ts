@@ -11,10 +11,11 @@ export const collectionNames = (prefix: string): IndexCollections => ({ chunk: `
 
 const text = (name: string, extra: object = {}) => ({ name, dataType: "text" as const, ...extra });
 const keyword = (name: string) => text(name, { tokenization: "field" as const, indexSearchable: false, indexFilterable: true });
-/** Stored, not indexed: the pages a passage links to (see stored-links.ts). */
+/** Stored, not indexed: the pages a passage links to (see stored-links.ts) and its section spans (stored-spans.ts). */
 const LINKS = text("links", { indexSearchable: false, indexFilterable: false });
 /** Stored, not indexed: a passage's place in its page, to read a page back in order. */
 const POSITION = { name: "position", dataType: "int" as const, indexFilterable: false, indexRangeFilters: false };
+const SPANS = text("spans", { indexSearchable: false, indexFilterable: false });
 
 /**
  * Creates the collections when missing: chunks (searchable title, section,
@@ -38,14 +39,14 @@ export async function ensureCollections(client: WeaviateClient, names: IndexColl
         text("idents"),
         LINKS,
         POSITION,
+        SPANS,
       ],
     });
   } else {
-    // Collections made before passages kept their links or positions gain the properties (empty until a source's next sync).
+    // Collections made before passages kept their links, positions or spans gain the property (empty until a source's next sync).
     const chunk = client.collections.use(names.chunk);
     const { properties } = await chunk.config.get();
-    if (!properties.some((p) => p.name === LINKS.name)) await chunk.config.addProperty(LINKS);
-    if (!properties.some((p) => p.name === POSITION.name)) await chunk.config.addProperty(POSITION);
+    for (const property of [LINKS, POSITION, SPANS]) if (!properties.some((p) => p.name === property.name)) await chunk.config.addProperty(property);
   }
   if (!(await client.collections.exists(names.page))) {
     await client.collections.create({ name: names.page, properties: [keyword("sourceId"), keyword("generation"), keyword("url"), keyword("hash")] });

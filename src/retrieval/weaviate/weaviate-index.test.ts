@@ -4,9 +4,10 @@ import { retrieverContract } from "../retriever.contract.ts";
 import { openWeaviateIndex } from "./weaviate-index.ts";
 
 /**
- * The same contract as the embedded index, against a real Weaviate — run when
- * WEAVIATE_URL is set (docker compose up weaviate), skipped otherwise: no
- * Weaviate server can run where CI runs.
+ * The retriever port's contract (the embedded index runs it too, plus its own
+ * checks of Porter stems and document frequencies, which Weaviate does not
+ * promise), against a real Weaviate — run when WEAVIATE_URL is set (docker
+ * compose up weaviate), skipped otherwise: no Weaviate server can run where CI runs.
  */
 const url = process.env.WEAVIATE_URL;
 

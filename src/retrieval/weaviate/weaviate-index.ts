@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import weaviate, { Filters, type WeaviateClient } from "weaviate-client";
 import type { IndexWriter, PageChunks, PageReader, QueryTerm, RetrievedChunk, Retriever, VectorSearch } from "../../core/retriever.ts";
+import { makeTermMatcher, queryWords, type TextAnalyzer } from "../../core/text-analyzer.ts";
+import { englishAnalyzer } from "../../text/english-analyzer.ts";
 import { identifierParts } from "../embedded/identifier-parts.ts";
-import { queryWords } from "../query-words.ts";
-import { makeTermMatcher, porterStem } from "../term-matcher.ts";
 import { collectionNames, ensureCollections } from "./collections.ts";
 import { readLinks, storedLinks } from "../stored-links.ts";
+import { readSpans, storedSpans } from "../stored-spans.ts";
 
 export interface WeaviateIndexOptions {
   url: string;
@@ -14,14 +15,19 @@ export interface WeaviateIndexOptions {
   apiKey?: string;
   /** Collections are `${prefix}Chunk`, `${prefix}Page`, `${prefix}Source`. */
   prefix?: string;
+  /** How questions and found passages are read for the question's terms (the one analyzer). */
+  analyzer?: TextAnalyzer;
 }
 
 /** `position`: the passage's place in its page (absent on objects written before it was kept). */
-type ChunkProps = { sourceId: string; generation: string; url: string; anchor: string; title: string; section: string; text: string; idents: string; links?: string; position?: number };
+type ChunkProps = { sourceId: string; generation: string; url: string; anchor: string; title: string; section: string; text: string; idents: string; links?: string; position?: number; spans?: string };
 type PageProps = { sourceId: string; generation: string; url: string; hash: string };
 const BATCH = 500;
 
-const passage = (uuid: string, p: ChunkProps) => ({ key: uuid, sourceId: p.sourceId, url: p.url, anchor: p.anchor, title: p.title, section: p.section, text: p.text, links: readLinks(p.links) });
+const passage = (uuid: string, p: ChunkProps) => {
+  const spans = readSpans(p.spans);
+  return { key: uuid, sourceId: p.sourceId, url: p.url, anchor: p.anchor, title: p.title, section: p.section, text: p.text, links: readLinks(p.links), ...(spans && { spans }) };
+};
 
 /** A source's live generation has the source's id as its object id, so flipping it is one write. */
 const sourceObjectId = (sourceId: string) => sourceId;
@@ -45,6 +51,7 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
     authCredentials: options.apiKey ? new weaviate.ApiKey(options.apiKey) : undefined,
   });
   const names = collectionNames(options.prefix ?? "Docent");
+  const analyzer = options.analyzer ?? englishAnalyzer;
   await ensureCollections(client, names);
   const chunks = client.collections.use<string, ChunkProps>(names.chunk);
   const pages = client.collections.use<string, PageProps>(names.page);
@@ -97,7 +104,7 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
         chunks,
         upsert.flatMap((page) =>
           page.chunks.map((c, position) => ({
-            properties: { sourceId, generation: next, url: c.url, anchor: c.anchor, title: c.title, section: c.section, text: c.text, idents: identifierParts(`${c.title} ${c.section} ${c.text}`), links: storedLinks(c.links), position },
+            properties: { sourceId, generation: next, url: c.url, anchor: c.anchor, title: c.title, section: c.section, text: c.text, idents: identifierParts(`${c.title} ${c.section} ${c.text}`), links: storedLinks(c.links), position, spans: storedSpans(c.spans) },
             ...(c.embedding && { vectors: Array.from(c.embedding) }),
           })),
         ),
@@ -125,9 +132,14 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
 
   const retrieve: Retriever = async ({ query, sourceIds, limit, signal }) => {
     signal?.throwIfAborted();
-    const words = queryWords(query);
+    const words = queryWords(analyzer, query);
     // Weaviate does not expose document frequencies: every term weighs the same.
-    const terms: QueryTerm[] = [...new Map(words.map((w) => [porterStem(w), w])).entries()].map(([term, text]) => ({ term, text, weight: 1 }));
+    // One term per stem, as first asked (as the embedded index does).
+    const terms: QueryTerm[] = [];
+    for (const text of words) {
+      const term = analyzer.term(text);
+      if (!terms.some((t) => t.term === term)) terms.push({ term, text, weight: 1 });
+    }
     const generations = [...(await liveGenerations(sourceIds)).values()];
     if (words.length === 0 || generations.length === 0) return { chunks: [], terms };
     const result = await chunks.query.bm25(words.join(" "), {
@@ -136,7 +148,7 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
       limit,
       returnMetadata: ["score"],
     });
-    const matcher = makeTermMatcher(terms.map((t) => t.term));
+    const matcher = makeTermMatcher(analyzer, terms.map((t) => t.term));
     const found: RetrievedChunk[] = result.objects.map(({ uuid, properties: p, metadata }) => ({
       ...passage(uuid, p),
       score: metadata?.score ?? 0,

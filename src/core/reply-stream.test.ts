@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import type { ChatPart } from "./chat-part.ts";
+import type { LanguageModel, ModelStreamPart } from "./language-model.ts";
+import { relay } from "./reply-stream.ts";
+
+const model = { provider: "test", modelId: "m", supportsStructuredOutput: false } as LanguageModel;
+const ref = (url: string) => ({ url, title: url, sourceId: "s" });
+const grounding = {
+  references: [ref("https://x/advanced.html#ordering"), ref("https://x/advanced.html#timeouts"), ref("https://x/api.html#get")],
+  pages: [ref("https://x/advanced.html#ordering"), ref("https://x/api.html#get")],
+};
+
+async function run(deltas: string[], includeReferences = false) {
+  async function* stream(): AsyncGenerator<ModelStreamPart> {
+    for (const delta of deltas) yield { type: "text-delta", delta };
+    yield { type: "finish", finishReason: "stop" };
+  }
+  const parts: ChatPart[] = [];
+  for await (const part of relay(stream(), model, () => 1, (t) => t.length, grounding, includeReferences)) parts.push(part);
+  const lists = parts.filter((p) => p.type === "references").map((p) => p.references.map((r) => r.url));
+  const text = parts.map((p) => (p.type === "text-delta" ? p.delta : "")).join("");
+  return { text, lists, final: lists.at(-1) };
+}
+
+describe("relay's references", () => {
+  it("points each citation at the section it cites, a page cited from two sections once per section", async () => {
+    const { text, lists, final } = await run(["Set a timeout [2]. ", "Headers keep ", "their order [1]."]);
+    expect(text).toBe("Set a timeout [1]. Headers keep their order [2].");
+    expect(final).toEqual(["https://x/advanced.html#timeouts", "https://x/advanced.html#ordering"]);
+    // While the reply runs: what it cited so far, then the pages it has not cited yet.
+    expect(lists[0]).toEqual(["https://x/advanced.html#timeouts", "https://x/api.html#get"]);
+  });
+
+  it("refers to one section per page when the reply cites nothing", async () => {
+    const { final, lists } = await run(["No citations here."]);
+    expect(lists).toEqual([]);
+    expect(final).toBeUndefined(); // the opened completion's references (grounding.pages) stand
+    const cited = await run(["Only the API [3]."], true);
+    expect(cited.final).toEqual(["https://x/api.html#get"]);
+    expect(cited.text).toBe("Only the API [1].\n\nReferences:\n[1] https://x/api.html#get: https://x/api.html#get");
+  });
+
+  it("never rewrites code that looks like a marker, nor adds the page it seems to cite", async () => {
+    const { text, final } = await run(["Read the second argument with `sys.argv[", "2]` [3]", ", or argv[2] in C [3]."]);
+    expect(text).toBe("Read the second argument with `sys.argv[2]` [1], or argv[2] in C [1].");
+    expect(final).toEqual(["https://x/api.html#get"]);
+  });
+});

@@ -1,0 +1,27 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { englishAnalyzer as analyzer } from "../text/english-analyzer.ts";
+import { contentTerms, makeTermMatcher, queryWords } from "./text-analyzer.ts";
+
+describe("the one analyzer", () => {
+  it("reads words as the index does: letters and digits, lower-cased, accents removed, Porter stems", () => {
+    expect(analyzer.words("Crème brûlée in Node.js, utf-8!")).toEqual(["creme", "brulee", "in", "node", "js", "utf", "8"]);
+    expect(["indexes", "indexing", "physically", "physical"].map(analyzer.term)).toEqual(["index", "index", "physic", "physic"]);
+  });
+
+  it("gives questions, coverage and answers the same terms", () => {
+    expect(queryWords(analyzer, "How do I rebuild the indexes of a café?")).toEqual(["rebuild", "indexes", "cafe"]);
+    expect(contentTerms(analyzer, "How do I rebuild the indexes of a café?")).toEqual(["rebuild", "index", "cafe"]);
+    const matches = makeTermMatcher(analyzer, contentTerms(analyzer, "rebuild indexes café uses"));
+    expect(matches("REINDEX rebuilds an index. The Café uses it.").sort()).toEqual(["cafe", "index", "rebuild", "us"]);
+  });
+
+  it("is a port: the core names no stemmer or analyzer implementation", () => {
+    const core = path.resolve(import.meta.dirname);
+    for (const file of fs.readdirSync(core).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))) {
+      const source = fs.readFileSync(path.join(core, file), "utf8");
+      expect(source, file).not.toMatch(/from "(stemmer|\.\.\/text\/[^"]*)"/);
+    }
+  });
+});

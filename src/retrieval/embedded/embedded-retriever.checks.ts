@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { LITE, PG, seededIndex, type RetrieverSetup } from "../retriever.contract.ts";
+
+/**
+ * What the embedded index promises beyond the retriever port's contract: it
+ * searches by the analyzer's Porter stems (so "reordering tables" finds
+ * "reorder a table"), and weighs each term by its document frequency (BM25's
+ * idf, also the weight coverage is judged by). Weaviate searches words as its
+ * own tokenizer reads them and exposes no frequencies, so it runs the port's
+ * contract only.
+ */
+export function embeddedRetrieverChecks(name: string, setup: RetrieverSetup) {
+  describe(`Embedded retriever checks: ${name}`, () => {
+    it("weighs a rare word above a common one, by document frequency", async () => {
+      const { retrieve, cleanup } = await seededIndex(setup);
+      const { terms } = await retrieve({ query: "How do I physically reorder a table according to an index?", limit: 5 });
+      await cleanup?.();
+      const weight = (word: string) => terms.find((t) => t.text === word)!.weight;
+      expect(weight("reorder")).toBeGreaterThan(weight("table"));
+      // A word no passage holds weighs as much as the rarest one held.
+      expect(weight("according")).toBeCloseTo(Math.max(...terms.filter((t) => t.text !== "according").map((t) => t.weight)), 9);
+    });
+
+    it("searches and matches words by their Porter stems", async () => {
+      const { retrieve, cleanup } = await seededIndex(setup);
+      const { chunks, terms } = await retrieve({ query: "reordering tables physically", sourceIds: [PG, LITE], limit: 5 });
+      await cleanup?.();
+      expect(terms.map((t) => t.term)).toEqual(["reorder", "tabl", "physic"]);
+      expect(chunks[0]).toMatchObject({ url: "https://pg.example/sql-cluster.html" });
+      expect([...chunks[0]!.matched].sort()).toEqual(["physic", "reorder", "tabl"]);
+    });
+  });
+}
