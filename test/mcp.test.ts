@@ -114,7 +114,7 @@ describe("MCP at /mcp", () => {
     expect(result.isError).toBeFalsy();
     const { answer, references, model, sources } = result.structuredContent;
     expect(answer).toMatch(/CONCURRENTLY.*\[1\]/);
-    expect(references).toEqual([{ title: "CREATE INDEX — define a new index", url: "https://www.postgresql.org/docs/15/sql-createindex.html#SQL-CREATEINDEX" }]);
+    expect(references).toEqual([{ title: "CREATE INDEX — define a new index", url: "https://www.postgresql.org/docs/15/sql-createindex.html#SQL-CREATEINDEX-CONCURRENTLY" }]);
     expect(model).toMatch(/^extractive\//);
     expect(sources).toEqual([{ id: server.sources.pg, name: PG_NAME }]);
     expect(textOf(result)).toBe(`${answer}\n\nReferences:\n[1] ${references[0].title}: ${references[0].url}`);

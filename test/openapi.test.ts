@@ -132,6 +132,25 @@ describe("the OpenAPI document", () => {
     conforms("/v1/responses", "post", 400, await refused.response.json());
   });
 
+  it("describes usage and feedback", async () => {
+    const asked = await call("POST", "/v1/chat/completions", { model: "agent", messages: [{ role: "user", content: "How do I reclaim space with VACUUM?" }], sources: [server.sources.pg] });
+    const { id } = (await asked.response.json()) as { id: string };
+    const rated = await call("POST", "/v1/feedback", { completion_id: id, rating: "down", comment: "too short" });
+    expect(rated.status).toBe(200);
+    conforms("/v1/feedback", "post", 200, await rated.response.json());
+    const unknown = await call("POST", "/v1/feedback", { completion_id: "chatcmpl-000000000000000000000000", rating: "up" });
+    expect(unknown.status).toBe(404);
+    conforms("/v1/feedback", "post", 404, await unknown.response.json());
+    const usage = await call("GET", "/v1/usage?since=7d");
+    expect(usage.status).toBe(200);
+    const body = (await usage.response.json()) as { data: unknown[] };
+    expect(body.data.length).toBeGreaterThan(0);
+    conforms("/v1/usage", "get", 200, body);
+    const bad = await call("GET", "/v1/usage?since=yesterday-ish");
+    expect(bad.status).toBe(400);
+    conforms("/v1/usage", "get", 400, await bad.response.json());
+  });
+
   it("has a reference page at /docs/api served from this server only", async () => {
     const page = await fetch(`${server.url}/docs/api`);
     expect(page.status).toBe(200);

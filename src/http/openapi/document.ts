@@ -2,7 +2,9 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-ope
 import { z } from "zod";
 import { ChatCompletionRequest } from "../../core/chat-request.ts";
 import { ResponsesRequest } from "../responses/request-schema.ts";
-import { ChatCompletion, ChatCompletionChunk, ErrorBody, Health, KnowledgeSource, listOf, Model, ResponseObject } from "./response-schemas.ts";
+import { FeedbackInput } from "../../core/feedback.ts";
+import { UsageQueryInput } from "../../core/usage-report.ts";
+import { ChatCompletion, ChatCompletionChunk, ErrorBody, Feedback, Health, KnowledgeSource, listOf, Model, ResponseObject, UsageReport } from "./response-schemas.ts";
 
 const ERRORS = {
   400: "The request is malformed or a parameter is invalid; `param` names it.",
@@ -100,6 +102,28 @@ export function buildOpenApiDocument(serverUrl?: string) {
     security,
     request: { params: z.object({ id: SourceId }) },
     responses: { 200: { description: "The source.", content: json(KnowledgeSource) }, ...errors(401, 404, 429) },
+  });
+  registry.registerPath({
+    method: "get",
+    path: "/v1/usage",
+    summary: "This key's usage: requests and tokens per UTC day and model",
+    security,
+    request: {
+      query: UsageQueryInput.extend({
+        since: UsageQueryInput.shape.since.meta({ description: "A duration back from now (24h, 7d, 2w) or a date (2026-11-01); default 30d." }),
+        until: UsageQueryInput.shape.until.meta({ description: "A date (YYYY-MM-DD), included; default today." }),
+      }),
+    },
+    responses: { 200: { description: "Usage buckets and totals.", content: json(UsageReport) }, ...errors(400, 401, 429) },
+  });
+  registry.registerPath({
+    method: "post",
+    path: "/v1/feedback",
+    summary: "Rate an answer this key was served",
+    description: "A later rating of the same completion replaces an earlier one. An id served to another key is answered like an unknown one (404).",
+    security,
+    request: { body: { required: true, content: json(FeedbackInput) } },
+    responses: { 200: { description: "The feedback as stored.", content: json(Feedback) }, ...errors(400, 401, 404, 413, 429) },
   });
   registry.registerPath({
     method: "get",

@@ -37,6 +37,24 @@ export const KnowledgeSource = z.strictObject({
   chunks: z.int(),
   created_at: z.int().meta({ description: "Unix seconds" }),
   updated_at: z.int().meta({ description: "Unix seconds" }),
+  last_synced_at: z.int().nullable().meta({ description: "Unix seconds: when it was last read from its origin successfully; null before its first recorded sync" }),
+  last_sync: z
+    .strictObject({
+      status: z.enum(["ok", "failed"]),
+      trigger: z.enum(["add", "manual", "schedule"]),
+      started_at: z.int(),
+      finished_at: z.int(),
+      seconds: z.number(),
+      added: z.int(),
+      changed: z.int(),
+      removed: z.int(),
+      unchanged: z.int(),
+      not_modified: z.int().meta({ description: "Pages their server answered 304 Not Modified for (counted in unchanged)" }),
+      skipped: z.int(),
+      error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+    })
+    .nullable()
+    .meta({ id: "SourceSync", description: "The last sync (by hand, by cron or on the server's schedule), succeeded or failed; null before the first" }),
 }).meta({ id: "KnowledgeSource" });
 
 export const listOf = <T extends z.ZodType>(item: T, id: string) => z.strictObject({ object: z.literal("list"), data: z.array(item) }).meta({ id });
@@ -124,3 +142,35 @@ export const ResponseObject = z.looseObject({
 }).meta({ id: "Response" });
 
 export const Health = z.strictObject({ status: z.enum(["starting", "ok", "draining"]) }).meta({ id: "Health" });
+
+const UsageTotals = {
+  requests: z.int(),
+  prompt_tokens: z.int(),
+  completion_tokens: z.int(),
+  total_tokens: z.int(),
+};
+
+export const UsageReport = z.strictObject({
+  object: z.literal("usage"),
+  since: z.string().meta({ description: "First UTC day covered (YYYY-MM-DD), included" }),
+  until: z.string().meta({ description: "Last UTC day covered, included" }),
+  data: z.array(
+    z.strictObject({
+      object: z.literal("usage.bucket"),
+      date: z.string().meta({ description: "UTC day, YYYY-MM-DD" }),
+      key_id: z.string(),
+      model: z.string().meta({ description: "The model the caller named" }),
+      served_by: z.string().meta({ description: "What answered: provider/model" }),
+      ...UsageTotals,
+    }),
+  ),
+  totals: z.strictObject(UsageTotals),
+}).meta({ id: "Usage" });
+
+export const Feedback = z.strictObject({
+  object: z.literal("feedback"),
+  completion_id: z.string(),
+  rating: z.enum(["up", "down"]),
+  comment: z.string().nullable(),
+  created_at: z.int().meta({ description: "Unix seconds" }),
+}).meta({ id: "Feedback" });

@@ -1,18 +1,8 @@
 import { z } from "zod";
+import { KnowledgeSource as SourceOutput } from "../../http/openapi/response-schemas.ts";
 import { toolError } from "../mcp-errors.ts";
 import { READ_ONLY, type RegisterTool } from "./tool-context.ts";
 
-const SourceOutput = z.object({
-  id: z.string(),
-  object: z.literal("knowledge_source"),
-  name: z.string(),
-  description: z.string(),
-  base_url: z.string(),
-  pages: z.number(),
-  chunks: z.number(),
-  created_at: z.number(),
-  updated_at: z.number(),
-});
 
 /** `list_sources`: the caller's knowledge sources, as the one resource shape every interface returns. */
 export const registerListSources: RegisterTool = (server, { services, caller }) => {
