@@ -17,6 +17,8 @@ import type { SourceCatalog, SourceInfo } from "./source-catalog.ts";
 import { structuredFormat, type SchemaValidator, type StructuredFormat } from "./structured-output.ts";
 import { structuredReply } from "./structured-reply.ts";
 import { inScope, type SourceScope } from "./source-scope.ts";
+import { COVERAGE_BARS, coversQuestion } from "./coverage-judge.ts";
+import { smallTalk, smallTalkReply, withoutPleasantries, type SmallTalk } from "./small-talk.ts";
 
 export type { ChatPart, OpenedCompletion } from "./chat-part.ts";
 
@@ -29,7 +31,7 @@ export interface ChatEngineDeps {
   maxReferences: number;
   /** How many chunks to retrieve before collapsing to pages. */
   retrievalLimit?: number;
-  /** Below this share of the question covered by the best passage, the sources are taken not to cover it… */
+  /** Overrides both coverage bars (see COVERAGE_BARS in coverage-judge.ts): below it the sources are taken not to cover a question… */
   minCoverage?: number;
   /** …unless the best page was found by meaning at least this similar (cosine; its scale depends on the embedding model). */
   minSimilarity?: number;
@@ -39,13 +41,6 @@ export interface ChatEngineDeps {
   isWord?: IsWord;
 }
 
-/**
- * Calibrated on the three eval sets (81 on-topic, 5 off-topic questions): the
- * on-topic questions' best passages cover at least 0.60, the off-topic ones at
- * most 0.50 (one of two telling words, as "moons of Jupiter" finds Jupiter in
- * a Python example); the threshold sits mid-gap, so half a question is not an answer.
- */
-export const DEFAULT_MIN_COVERAGE = 0.55;
 /** The bar a page found by meaning clears instead (not calibrated here: no embeddings service can be reached). */
 export const DEFAULT_MIN_SIMILARITY = 0.45;
 
@@ -53,10 +48,10 @@ export const NO_COVERAGE_REPLY = "The knowledge sources available to me do not c
 
 export function createChatEngine(deps: ChatEngineDeps) {
   const limit = deps.retrievalLimit ?? 30;
-  const minCoverage = deps.minCoverage ?? DEFAULT_MIN_COVERAGE;
   const minSimilarity = deps.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
 
-  async function explicitChunks(ids: readonly string[], query: string, catalog: SourceInfo[], signal: AbortSignal | undefined) {
+  /** The sources a request names, each checked against the catalog. */
+  function namedSources(ids: readonly string[], catalog: SourceInfo[]): SourceInfo[] {
     if (ids.length === 0) throw badRequest("'sources' must list at least one knowledge-source id, or be null to let the agent choose.", "sources");
     const byId = new Map(catalog.map((s) => [s.id.toLowerCase(), s]));
     const sources: SourceInfo[] = [];
@@ -65,8 +60,13 @@ export function createChatEngine(deps: ChatEngineDeps) {
       if (!source) throw notFound(`No knowledge source with id '${raw}'. GET /v1/sources lists the available ones.`, `sources[${i}]`, "source_not_found");
       if (!sources.includes(source)) sources.push(source);
     });
+    return sources;
+  }
+
+  async function explicitChunks(ids: readonly string[], query: string, catalog: SourceInfo[], signal: AbortSignal | undefined) {
+    const sources = namedSources(ids, catalog);
     const result = await deps.retrieve({ query: withoutSourceNames(query, sources, deps.isWord), sourceIds: sources.map((s) => s.id), limit, signal });
-    return { sources, pages: rankPages(result), matches: result.matches };
+    return { sources, named: true, pages: rankPages(result), matches: result.matches };
   }
 
   /**
@@ -88,9 +88,12 @@ export function createChatEngine(deps: ChatEngineDeps) {
     if (format && !model.supportsStructuredOutput) {
       throw badRequest(`The model '${request.model}' (${model.provider}/${model.modelId}) cannot produce structured output.`, "response_format", "structured_output_unavailable");
     }
-    const query = retrievalQuery(request.messages);
+    const query = withoutPleasantries(retrievalQuery(request.messages));
     if (!lastUserText(request.messages).trim()) throw badRequest("'messages' must contain a user message with text.", "messages");
     const catalog = inScope(await deps.catalog.list(), scope);
+    // Greetings, thanks and "what can you do?" get a friendly word on every model path, with no references.
+    const talk = format ? null : smallTalk(lastUserText(request.messages));
+    if (talk) return smallTalkCompletion(request, model, talk, catalog);
     // A model that can answer in JSON may settle which of several contending sources the question is about.
     const budget = deps.sourceChoiceTimeoutMs ?? 0;
     const choose =
@@ -100,7 +103,8 @@ export function createChatEngine(deps: ChatEngineDeps) {
     const picked: Selection = request.sources
       ? await explicitChunks(request.sources, query, catalog, signal)
       : await selectSources(query, catalog, deps.retrieve, { limit, choose, isWord: deps.isWord, wholeIndex: scope === null, signal });
-    const opened = await answer(request, model, format, query, picked, signal);
+    // With one source only, the question can only be about it: judged as if named.
+    const opened = await answer(request, model, format, query, catalog.length === 1 ? { ...picked, named: true } : picked, signal);
     return picked.choice ? { ...opened, parts: withExtraUsage(opened.parts, picked.choice.usage) } : opened;
   }
 
@@ -112,9 +116,19 @@ export function createChatEngine(deps: ChatEngineDeps) {
     picked: Selection,
     signal: AbortSignal | undefined,
   ): Promise<OpenedCompletion> {
-    // No made-up grounding: when the best passage covers too little of the question, there are no references.
-    const best = picked.pages[0];
-    const relevant = best && (best.coverage >= minCoverage || best.similarity >= minSimilarity) ? withLinkedPages(picked.pages, picked.matches) : [];
+    // No made-up grounding: when the candidate pages cover too little of the question, there are no references.
+    const ranked = withLinkedPages(picked.pages, picked.matches);
+    const covered = coversQuestion({
+      query,
+      pages: ranked.slice(0, deps.maxReferences),
+      named: picked.named === true,
+      sources: picked.sources,
+      matches: picked.matches,
+      isWord: deps.isWord,
+      minSimilarity,
+      bars: deps.minCoverage === undefined ? COVERAGE_BARS : { open: deps.minCoverage, named: Math.min(deps.minCoverage, COVERAGE_BARS.named) },
+    });
+    const relevant = covered ? ranked : [];
     const { references, documents } = groundPages(relevant, { maxReferences: deps.maxReferences });
     const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references };
     // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.
@@ -141,6 +155,11 @@ export function createChatEngine(deps: ChatEngineDeps) {
     }
     if (format) return { ...base, parts: structuredReply(stream, { model, call, format, validator: deps.schemaValidator, countTokens: deps.countTokens }) };
     return { ...base, parts: relay(stream, model, () => countPromptTokens(prompt, deps.countTokens), deps.countTokens, references, request.include_references === true) };
+  }
+
+  function smallTalkCompletion(request: ChatCompletionRequest, model: LanguageModel, talk: SmallTalk, catalog: SourceInfo[]): OpenedCompletion {
+    const text = smallTalkReply(talk, request.sources ? namedSources(request.sources, catalog) : catalog);
+    return { model: request.model, provider: model.provider, modelId: model.modelId, sources: [], references: [], parts: fixedReply(text, deps.countTokens(lastUserText(request.messages)), deps.countTokens(text)) };
   }
 
   return { open };
