@@ -86,6 +86,7 @@ for (const set of sets) {
     if (q.source === null) {
       if (values.verbose) console.log(`  ${q.id} (off-topic) ${await coverage(q.question)}`);
       tally.offTopic(q, await ask(q.question));
+      for (const source of sources) tally.offTopicExplicit(q, source.slug, await ask(q.question, [ids.get(source.slug)!]));
       continue;
     }
     const source = sources.find((s) => s.slug === q.source);

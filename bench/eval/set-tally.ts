@@ -34,6 +34,8 @@ const ratio = (a: number, b: number) => (b === 0 ? "  n/a" : (a / b).toFixed(3))
 export function createSetTally(name: string) {
   const modes: Record<Mode, ModeTally> = { explicit: empty(), agent: empty() };
   const offTopic = { asked: 0, refused: 0, byKind: new Map<string, { asked: number; refused: number }>() };
+  /** Off-topic questions asked of each source by name (explicit mode): refused only when nothing in it is relevant. */
+  const offExplicit = { asked: 0, refused: 0 };
   const notes: string[] = [];
   const latency: number[] = [];
 
@@ -68,6 +70,12 @@ export function createSetTally(name: string) {
     } else notes.push(`  ${q.id} (${kind}) NOT REFUSED  ${q.question}\n      ${answer.refs.join(" ")}`);
   }
 
+  function offTopicExplicit(q: EvalQuestion, source: string, answer: Answer) {
+    offExplicit.asked++;
+    if (answer.refs.length === 0) offExplicit.refused++;
+    else if (process.env.EVAL_VERBOSE_EXPLICIT) notes.push(`  ${q.id} explicit ${source} not refused: ${answer.refs[0]}`);
+  }
+
   function report(baseline: string): string[] {
     const { explicit: e, agent: a } = modes;
     const lines = [`set ${name}: ${e.asked} on-topic, ${offTopic.asked} off-topic questions`];
@@ -84,6 +92,7 @@ export function createSetTally(name: string) {
     if (offTopic.asked > 0) {
       const kinds = [...offTopic.byKind].map(([kind, k]) => `${kind} ${k.refused}/${k.asked}`).join(", ");
       lines.push(`  off-topic refused (agent)             ${offTopic.refused}/${offTopic.asked}   target: all${offTopic.byKind.size > 1 ? `   (${kinds})` : ""}`);
+      if (offExplicit.asked > 0) lines.push(`  off-topic refused, asked of each source by name (explicit): ${offExplicit.refused}/${offExplicit.asked}`);
     }
     if (e.asked > 0) lines.push(`  ${baseline}`);
     return lines;
@@ -107,7 +116,7 @@ export function createSetTally(name: string) {
     return cells.join("  ");
   }
 
-  return { onTopic, offTopic: offTopicAnswer, report, row, notes, latency, falseRefusals: () => modes.explicit.refused + modes.agent.refused, asks: () => modes.explicit.asked + modes.agent.asked };
+  return { onTopic, offTopic: offTopicAnswer, offTopicExplicit, report, row, notes, latency, falseRefusals: () => modes.explicit.refused + modes.agent.refused, asks: () => modes.explicit.asked + modes.agent.asked };
 }
 
 export const TABLE_HEADER = `set        on off  explicit    agent       routing  refused  off-ref  plain BM25 explicit | agent
