@@ -59,7 +59,7 @@ export const pageUrl = (doc: Pick<SourceDocument, "relPath" | "url">, baseUrl: s
  * Bumped whenever extraction or chunking changes what a page becomes, so the
  * next sync re-reads pages whose bytes did not change.
  */
-const EXTRACTION_VERSION = "7";
+const EXTRACTION_VERSION = "8";
 export const contentHash = (bytes: Buffer) => createHash("sha256").update(`docent-extraction-${EXTRACTION_VERSION}\n`).update(bytes).digest("hex");
 
 type ReadResult = { page: PageChunks } | { skipped: "unreadable" | "not-content" };

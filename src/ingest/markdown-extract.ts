@@ -44,7 +44,8 @@ export function extractMarkdown(source: string): ExtractedPage {
   for (const line of text.split("\n")) {
     if (/^\s*(```|~~~)/.test(line)) {
       fenced = !fenced;
-      current.text += "\n";
+      // Kept as a fence, so answers can quote the code whole.
+      current.text += fenced ? "\n```\n" : "```\n\n";
       continue;
     }
     const heading = fenced ? null : /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
