@@ -1,6 +1,7 @@
 import type { GroundingDocument } from "../../core/language-model.ts";
 import { contentTerms } from "../../core/terms.ts";
 import { lruMemo } from "../lru-memo.ts";
+import { itemText, listItems, passageBlocks, type Block } from "./passage-blocks.ts";
 import { splitSentences } from "./sentences.ts";
 
 export interface ExtractiveOptions {
@@ -10,9 +11,18 @@ export interface ExtractiveOptions {
   relativeFloor?: number;
 }
 
+/** A code block quoted with a sentence: at most this many lines (a longer one is not an answer to quote). */
+const MAX_CODE_LINES = 30;
+/** A list quoted whole: at most this many items. */
+const MAX_LIST_ITEMS = 10;
+
 interface Candidate {
   text: string;
   terms: Set<string>;
+  /** What follows the sentence in its passage and reads with it: the code it introduces, or its whole list. */
+  follow?: Block;
+  /** The code block right after the sentence: its example when it holds a word of the question. */
+  example?: { block: Block; terms: Set<string> };
   reference: number;
   /** Other pages that say the same (a near-duplicate sentence), cited with it. */
   alsoIn: number[];
@@ -28,14 +38,47 @@ export function isProse(text: string): boolean {
   return symbols / text.length < 0.08;
 }
 
-/** A passage's sentences worth quoting, with their terms (passages recur across questions: remembered). */
-const quotableSentences = lruMemo(2048, (text: string) =>
-  splitSentences(text).flatMap((sentence, index) => {
-    const words = sentence.split(" ").length;
-    if (words < 4 || words > 80 || !isProse(sentence)) return [];
-    return [{ text: sentence, terms: new Set(contentTerms(sentence)), index }];
-  }),
-);
+/**
+ * A passage's sentences worth quoting, with their terms and what reads with
+ * them: a sentence that introduces code (ends with a colon before a code
+ * block) brings the code, one that introduces a list brings the list, and a
+ * list item brings its whole list. A colon with nothing to bring is no answer.
+ * Passages recur across questions: remembered.
+ */
+const quotableSentences = lruMemo(2048, (text: string) => {
+  const blocks = passageBlocks(text);
+  const out: Array<{ text: string; terms: Set<string>; index: number; follow?: Block; example?: { block: Block; terms: Set<string> } }> = [];
+  let index = 0;
+  blocks.forEach((block, b) => {
+    if (block.kind === "code") return;
+    const next = blocks[b + 1];
+    const code = next?.kind === "code" && next.text.split("\n").length <= MAX_CODE_LINES ? next : undefined;
+    const list = next?.kind === "list" && listItems(next).length <= MAX_LIST_ITEMS ? next : undefined;
+    const whole = block.kind === "list" && listItems(block).length <= MAX_LIST_ITEMS ? block : undefined;
+    const sentences = block.kind === "list" ? listItems(block).flatMap((item) => splitSentences(itemText(item))) : splitSentences(block.text);
+    sentences.forEach((sentence, k) => {
+      const at = index++;
+      const last = k === sentences.length - 1;
+      const words = sentence.split(" ").length;
+      if (words < 4 || words > 80 || !isProse(sentence)) return;
+      const introduces = last && sentence.endsWith(":") ? (code ?? list) : undefined;
+      if (sentence.endsWith(":") && !introduces) return;
+      out.push({
+        text: sentence,
+        terms: new Set(contentTerms(sentence)),
+        index: at,
+        follow: introduces ?? whole,
+        ...(last && code && !introduces && { example: { block: code, terms: new Set(contentTerms(code.text)) } }),
+      });
+    });
+  });
+  return out;
+});
+
+/** A block as it reads in an answer: code fenced, a list one item a line. */
+function render(block: Block): string {
+  return block.kind === "code" ? `\`\`\`\n${block.text}\n\`\`\`` : listItems(block).join("\n");
+}
 
 const jaccard = (a: Set<string>, b: Set<string>) => {
   let shared = 0;
@@ -57,8 +100,8 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   documents.forEach((doc, docIndex) => {
     const headingTerms = new Set(contentTerms(`${doc.title} ${doc.section}`));
     const headingBonus = queryTerms.filter((t) => headingTerms.has(t)).length * 0.15;
-    for (const { text, terms, index } of quotableSentences(doc.text)) {
-      candidates.push({ text, terms, reference: doc.referenceNumber, alsoIn: [], order: docIndex * 1000 + index, score: headingBonus - docIndex * 0.05 });
+    for (const { text, terms, index, follow, example } of quotableSentences(doc.text)) {
+      candidates.push({ text, terms, follow, example, reference: doc.referenceNumber, alsoIn: [], order: docIndex * 1000 + index, score: headingBonus - docIndex * 0.05 });
     }
   });
   if (candidates.length === 0) return "";
@@ -115,7 +158,22 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   const pointers = seeAlso.filter((reference) => !cited.has(reference));
   // Read in document order: the best page first, its sentences as written.
   picked.sort((a, b) => a.order - b.order);
-  const answer = picked.map((c) => `${c.text} [${[c.reference, ...c.alsoIn].join(", ")}]`).join(" ");
+  // The code right after a quoted sentence is its example when it holds a word of the question.
+  const askedFor = (c: Candidate) => c.follow ?? (c.example && queryTerms.some((t) => c.example!.terms.has(t)) ? c.example.block : undefined);
+  const shown = new Set<Block>();
+  let answer = "";
+  for (const c of picked) {
+    const block = askedFor(c);
+    if (block && shown.has(block)) continue; // its list is already quoted whole
+    const sentence = `${c.text} [${[c.reference, ...c.alsoIn].join(", ")}]`;
+    if (block?.kind === "list" && c.follow === block && !c.text.endsWith(":")) {
+      // A list item brings its whole list: the list is the answer, cited once.
+      answer += `${answer ? "\n\n" : ""}${render(block)} [${[c.reference, ...c.alsoIn].join(", ")}]\n\n`;
+    } else if (block) answer += `${answer && !answer.endsWith("\n") ? " " : ""}${sentence}\n\n${render(block)}\n\n`;
+    else answer += `${answer && !answer.endsWith("\n") ? " " : ""}${sentence}`;
+    if (block) shown.add(block);
+  }
+  answer = answer.trim();
   if (pointers.length === 0) return answer;
   const titleOf = (reference: number) => documents.find((d) => d.referenceNumber === reference)!.title;
   return `${answer}\n\nSee also: ${pointers.map((reference) => `${titleOf(reference)} [${reference}]`).join("; ")}.`;
