@@ -18,6 +18,7 @@ import { structuredFormat, type SchemaValidator, type StructuredFormat } from ".
 import { structuredReply } from "./structured-reply.ts";
 import { inScope, type SourceScope } from "./source-scope.ts";
 import { COVERAGE_BARS, coversQuestion } from "./coverage-judge.ts";
+import { preferReferencePages } from "./page-kinds.ts";
 import { smallTalk, smallTalkReply, withoutPleasantries, type SmallTalk } from "./small-talk.ts";
 
 export type { ChatPart, OpenedCompletion } from "./chat-part.ts";
@@ -117,7 +118,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
     signal: AbortSignal | undefined,
   ): Promise<OpenedCompletion> {
     // No made-up grounding: when the candidate pages cover too little of the question, there are no references.
-    const ranked = withLinkedPages(picked.pages, picked.matches);
+    const ranked = withLinkedPages(preferReferencePages(picked.pages, query), picked.matches);
     const covered = coversQuestion({
       query,
       pages: ranked.slice(0, deps.maxReferences),
