@@ -73,6 +73,7 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
     minSimilarity: config.EMBEDDINGS_MIN_SIMILARITY,
     isWord: isEnglishWord,
     sourceChoiceTimeoutMs: config.AGENT_SOURCE_CHOICE_TIMEOUT_MS,
+    retrievalAssist: { mode: config.RETRIEVAL_ASSIST, timeoutMs: config.RETRIEVAL_ASSIST_TIMEOUT_MS },
   });
   const rateLimiter = await createRateLimiter(config);
   return {

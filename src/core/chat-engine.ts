@@ -19,6 +19,7 @@ import { structuredReply } from "./structured-reply.ts";
 import { inScope, type SourceScope } from "./source-scope.ts";
 import { COVERAGE_BARS, coversQuestion } from "./coverage-judge.ts";
 import { preferReferencePages } from "./page-kinds.ts";
+import { askModelToRewrite, withRestatement } from "./query-rewrite.ts";
 import { smallTalk, smallTalkReply, withoutPleasantries, type SmallTalk } from "./small-talk.ts";
 
 export type { ChatPart, OpenedCompletion } from "./chat-part.ts";
@@ -40,6 +41,8 @@ export interface ChatEngineDeps {
   sourceChoiceTimeoutMs?: number;
   /** Whether a word is a dictionary word: lets "postgres" or "pyhton" name its source. */
   isWord?: IsWord;
+  /** `rewrite`: a provider model answering first restates the question in the docs' terms, within `timeoutMs`, and both are searched. */
+  retrievalAssist?: { mode: "off" | "rewrite"; timeoutMs: number };
 }
 
 /** The bar a page found by meaning clears instead (not calibrated here: no embeddings service can be reached). */
@@ -64,9 +67,9 @@ export function createChatEngine(deps: ChatEngineDeps) {
     return sources;
   }
 
-  async function explicitChunks(ids: readonly string[], query: string, catalog: SourceInfo[], signal: AbortSignal | undefined) {
+  async function explicitChunks(ids: readonly string[], query: string, catalog: SourceInfo[], signal: AbortSignal | undefined, retrieve: Retriever) {
     const sources = namedSources(ids, catalog);
-    const result = await deps.retrieve({ query: withoutSourceNames(query, sources, deps.isWord), sourceIds: sources.map((s) => s.id), limit, signal });
+    const result = await retrieve({ query: withoutSourceNames(query, sources, deps.isWord), sourceIds: sources.map((s) => s.id), limit, signal });
     return { sources, named: true, pages: rankPages(result), matches: result.matches };
   }
 
@@ -101,12 +104,23 @@ export function createChatEngine(deps: ChatEngineDeps) {
       model.supportsStructuredOutput && budget > 0
         ? (candidates: SourceCandidate[]) => askModelForSources(model, query, candidates, { timeoutMs: budget, signal, countTokens: deps.countTokens })
         : undefined;
+    // A provider model may first restate the question in the docs' terms (RETRIEVAL_ASSIST=rewrite); both are searched.
+    const rewrite = await restate(model, query, request.sources ? namedSources(request.sources, catalog) : catalog, signal);
+    const retrieve = rewrite ? withRestatement(deps.retrieve, rewrite.query) : deps.retrieve;
     const picked: Selection = request.sources
-      ? await explicitChunks(request.sources, query, catalog, signal)
-      : await selectSources(query, catalog, deps.retrieve, { limit, choose, isWord: deps.isWord, wholeIndex: scope === null, signal });
+      ? await explicitChunks(request.sources, query, catalog, signal, retrieve)
+      : await selectSources(query, catalog, retrieve, { limit, choose, isWord: deps.isWord, wholeIndex: scope === null, signal });
     // With one source only, the question can only be about it: judged as if named.
     const opened = await answer(request, model, format, query, catalog.length === 1 ? { ...picked, named: true } : picked, signal);
-    return picked.choice ? { ...opened, parts: withExtraUsage(opened.parts, picked.choice.usage) } : opened;
+    let parts = opened.parts;
+    for (const usage of [picked.choice?.usage, rewrite?.usage]) if (usage) parts = withExtraUsage(parts, usage);
+    return { ...opened, parts };
+  }
+
+  function restate(model: LanguageModel, query: string, sources: readonly SourceInfo[], signal: AbortSignal | undefined) {
+    const assist = deps.retrievalAssist;
+    if (assist?.mode !== "rewrite" || model.provider === "extractive") return null;
+    return askModelToRewrite(model, query, { sources, timeoutMs: assist.timeoutMs, signal, countTokens: deps.countTokens });
   }
 
   async function answer(
