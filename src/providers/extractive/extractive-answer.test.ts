@@ -97,6 +97,9 @@ describe("extractiveAnswer", () => {
     const item = extractiveAnswer("What does FREEZE do, does it freeze tuples aggressively?", [{ ...doc, text: doc.text.replace(/^.*\n\n/, "") }]);
     expect(item).toContain("- FULL rewrites the whole table to reclaim more storage.\n- FREEZE freezes tuples aggressively.\n- VERBOSE prints a progress report. [1]");
     expect(item.match(/FREEZE freezes/g)).toHaveLength(1);
+    // A list the passage cuts off inside an item is quoted item by item, not whole.
+    const cut = extractiveAnswer("What does FREEZE do, does it freeze tuples aggressively?", [{ ...doc, text: "- FULL rewrites the whole table to reclaim more storage.\n\n- FREEZE freezes tuples aggressively.\n\n- VERBOSE prints a progress report about each of the" }]);
+    expect(cut).toBe("FREEZE freezes tuples aggressively. [1]");
   });
 
   it("returns nothing when there are no passages", () => {

@@ -13,8 +13,15 @@ export interface ExtractiveOptions {
 
 /** A code block quoted with a sentence: at most this many lines (a longer one is not an answer to quote). */
 const MAX_CODE_LINES = 30;
-/** A list quoted whole: at most this many items. */
+/** A list quoted whole: at most this many items and words (a list of long entries, such as parameters, is quoted item by item). */
 const MAX_LIST_ITEMS = 10;
+const MAX_LIST_WORDS = 80;
+/** A list short enough to quote whole, each item complete (a passage may end inside one). */
+const shortList = (block: Block | undefined) => {
+  if (block?.kind !== "list" || block.text.split(/\s+/).length > MAX_LIST_WORDS) return undefined;
+  const items = listItems(block);
+  return items.length <= MAX_LIST_ITEMS && items.every((item) => /[.!?:;)"'\]`]$/.test(item) || item.split(" ").length <= 8) ? block : undefined;
+};
 
 interface Candidate {
   text: string;
@@ -53,8 +60,8 @@ const quotableSentences = lruMemo(2048, (text: string) => {
     if (block.kind === "code") return;
     const next = blocks[b + 1];
     const code = next?.kind === "code" && next.text.split("\n").length <= MAX_CODE_LINES ? next : undefined;
-    const list = next?.kind === "list" && listItems(next).length <= MAX_LIST_ITEMS ? next : undefined;
-    const whole = block.kind === "list" && listItems(block).length <= MAX_LIST_ITEMS ? block : undefined;
+    const list = shortList(next);
+    const whole = shortList(block);
     const sentences = block.kind === "list" ? listItems(block).flatMap((item) => splitSentences(itemText(item))) : splitSentences(block.text);
     sentences.forEach((sentence, k) => {
       const at = index++;
@@ -173,7 +180,7 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
     else answer += `${answer && !answer.endsWith("\n") ? " " : ""}${sentence}`;
     if (block) shown.add(block);
   }
-  answer = answer.trim();
+  answer = answer.replace(/\n{3,}/g, "\n\n").trim();
   if (pointers.length === 0) return answer;
   const titleOf = (reference: number) => documents.find((d) => d.referenceNumber === reference)!.title;
   return `${answer}\n\nSee also: ${pointers.map((reference) => `${titleOf(reference)} [${reference}]`).join("; ")}.`;
