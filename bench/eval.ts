@@ -9,17 +9,23 @@ import { rankPages } from "../src/core/rank-pages.ts";
 import { startServer } from "../src/server.ts";
 import { silentLogger } from "../src/logging/logger.ts";
 import { documentationDir, type EvalSource } from "./debian-docs.ts";
+import { chooseSets, readQuestions } from "./eval/eval-sets.ts";
 import { createReferenceFigures } from "./reference-figures.ts";
+import { plainBm25 } from "./eval/plain-bm25-baseline.ts";
+import { createSetTally, normaliseUrl, TABLE_HEADER, type Answer } from "./eval/set-tally.ts";
 
 /**
- * npm run eval -- --questions FILE --sources FILE
- * Ingests the sources into a scratch data dir, asks every question through
- * the real HTTP API in explicit and agent mode, and prints the figures.
+ * npm run eval [-- --set heldout[,offtopic]] [--questions FILE] [--sources FILE] [--verbose] [--data-dir DIR]
+ * Ingests the sources into a scratch data dir once, then asks every question
+ * of every set (dev, check, check2, heldout, offtopic; or the ones named by
+ * `--set`, or one file) through the real HTTP API in explicit and agent mode,
+ * prints each set's figures with plain BM25's beside them, and a closing table.
  * Nothing here knows any question: the same settings serve unseen ones.
  */
 const { values } = parseArgs({
   options: {
-    questions: { type: "string", default: path.resolve(import.meta.dirname, "../../shared/eval/dev.jsonl") },
+    set: { type: "string" },
+    questions: { type: "string" },
     sources: { type: "string", default: path.resolve(import.meta.dirname, "../../shared/eval/sources.json") },
     cache: { type: "string", default: path.resolve(import.meta.dirname, "../.eval-cache") },
     verbose: { type: "boolean", default: false },
@@ -28,18 +34,8 @@ const { values } = parseArgs({
   },
 });
 
-interface Question {
-  id: string;
-  source: string | null;
-  question: string;
-  gold: string[];
-}
-
 const sources: EvalSource[] = JSON.parse(fs.readFileSync(values.sources!, "utf8"));
-const questions: Question[] = fs.readFileSync(values.questions!, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
-
-/** URLs compare without fragment, trailing slash or `.html`. */
-export const normaliseUrl = (url: string) => url.replace(/#.*$/, "").replace(/\/+$/, "").replace(/\.html?$/, "");
+const sets = chooseSets({ set: values.set, questions: values.questions });
 
 const dataDir = values["data-dir"] ? path.resolve(values["data-dir"]) : fs.mkdtempSync(path.join(os.tmpdir(), "docent-eval-"));
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI|ANTHROPIC|EMBEDDINGS)_/.test(k)));
@@ -63,11 +59,9 @@ for (const source of sources) {
   seconds += result.seconds;
   process.stderr.write(`eval: ${source.slug}: ${result.pages} pages, ${result.chunks} chunks, ${result.seconds.toFixed(1)} s\n`);
 }
-// First reference right and anchor precision (bench/reference-figures.ts).
-const figures = createReferenceFigures(sources, (source) => documentationDir(source, values.cache!));
-const sourceOfUrl = (url: string) => sources.find((s) => url.startsWith(s.base_url))?.slug ?? null;
+const sourceOf = (url: string) => sources.find((s) => url.startsWith(s.base_url))?.slug ?? null;
 
-async function ask(question: string, sourceIds?: string[]) {
+async function ask(question: string, sourceIds?: string[]): Promise<Answer> {
   const started = performance.now();
   const response = await fetch(`${server.url}/v1/chat/completions`, {
     method: "POST",
@@ -79,64 +73,62 @@ async function ask(question: string, sourceIds?: string[]) {
   return { refs: body.url_references, ms: performance.now() - started, text: body.choices[0]!.message.content };
 }
 
+async function coverage(question: string, sourceIds?: string[]) {
+  const best = rankPages(await server.services.retrieve({ query: question, sourceIds, limit: 30 }))[0];
+  return `best coverage ${best?.coverage.toFixed(2)} ${best?.url ?? ""}`;
+}
+
 // One untimed question first: the tokenizer's tables load on first use.
 await ask("warm up");
 
-const tally = { explicit: 0, agent: 0, onTopic: 0, routed: 0, refsTotal: 0, refsAgent: 0, answers: 0, offTopic: 0, abstained: 0 };
-const latency = { explicit: [] as number[], agent: [] as number[] };
-for (const q of questions) {
-  if (q.source === null) {
-    if (values.verbose) {
-      const pages = rankPages(await server.services.retrieve({ query: q.question, limit: 30 }));
-      console.log(`  ${q.id} (off-topic) best coverage ${pages[0]?.coverage.toFixed(2)} ${pages[0]?.url}`);
+const tallies: Array<{ set: (typeof sets)[number]; tally: ReturnType<typeof createSetTally>; figures: ReturnType<typeof createReferenceFigures> }> = [];
+for (const set of sets) {
+  const tally = createSetTally(set.name);
+  // First reference right and anchor precision (bench/reference-figures.ts).
+  const figures = createReferenceFigures(sources, (source) => documentationDir(source, values.cache!));
+  for (const q of readQuestions(set.file)) {
+    if (q.source === null) {
+      if (values.verbose) console.log(`  ${q.id} (off-topic) ${await coverage(q.question)}`);
+      tally.offTopic(q, await ask(q.question));
+      for (const source of sources) tally.offTopicExplicit(q, source.slug, await ask(q.question, [ids.get(source.slug)!]));
+      continue;
     }
-    const agent = await ask(q.question);
-    latency.agent.push(agent.ms);
-    tally.offTopic++;
-    if (agent.refs.length === 0) tally.abstained++;
-    else console.log(`  off-topic ${q.id} did not abstain: ${agent.refs.join(" ")}`);
-    continue;
+    const source = sources.find((s) => s.slug === q.source);
+    if (!source) throw new Error(`${q.id}: unknown source ${q.source}`);
+    const gold = new Set(q.gold.map((g) => normaliseUrl(new URL(g, source.base_url).toString())));
+    const isGold = (url: string) => gold.has(normaliseUrl(url));
+    for (const mode of ["explicit", "agent"] as const) {
+      const answer = await ask(q.question, mode === "explicit" ? [ids.get(q.source)!] : undefined);
+      tally.onTopic(q, mode, answer, { gold, sourceOf });
+      figures.record(mode, answer, isGold);
+    }
+    if (values.verbose) console.log(`  ${q.id} ${await coverage(q.question, [ids.get(q.source)!])}`);
   }
-  const source = sources.find((s) => s.slug === q.source)!;
-  const gold = new Set(q.gold.map((g) => normaliseUrl(new URL(g, source.base_url).toString())));
-  const explicit = await ask(q.question, [ids.get(q.source)!]);
-  const agent = await ask(q.question);
-  latency.explicit.push(explicit.ms);
-  latency.agent.push(agent.ms);
-  const hit = (refs: string[]) => refs.some((r) => gold.has(normaliseUrl(r)));
-  figures.record("explicit", explicit, (r) => gold.has(normaliseUrl(r)));
-  figures.record("agent", agent, (r) => gold.has(normaliseUrl(r)));
-  tally.onTopic++;
-  if (hit(explicit.refs)) tally.explicit++;
-  if (hit(agent.refs)) tally.agent++;
-  const strays = agent.refs.filter((r) => sourceOfUrl(r) !== q.source);
-  if (strays.length > 0) console.log(`  ${q.id} agent drew ${strays.length}/${agent.refs.length} references from ${[...new Set(strays.map(sourceOfUrl))].join(", ")}`);
-  tally.routed += agent.refs.length - strays.length;
-  tally.refsAgent += agent.refs.length;
-  tally.refsTotal += explicit.refs.length + agent.refs.length;
-  tally.answers += 2;
-  if (values.verbose) {
-    const pages = rankPages(await server.services.retrieve({ query: q.question, sourceIds: [ids.get(q.source)!], limit: 30 }));
-    console.log(`  ${q.id} best coverage ${pages[0]?.coverage.toFixed(2)} score ${pages[0]?.score.toFixed(2)}`);
-  }
-  if (values.verbose || !hit(explicit.refs) || !hit(agent.refs)) {
-    console.log(`  ${q.id} explicit ${hit(explicit.refs) ? "hit " : "MISS"} agent ${hit(agent.refs) ? "hit " : "MISS"}  ${q.question}`);
-    if (!hit(explicit.refs)) console.log(`      explicit: ${explicit.refs.join(" ")}`);
-    if (!hit(agent.refs)) console.log(`      agent:    ${agent.refs.join(" ")}`);
-  }
+  console.log(`\nset ${set.name}:\n${tally.notes.join("\n")}`);
+  tallies.push({ set, tally, figures });
 }
-
-const pct = (a: number, b: number) => (b === 0 ? "n/a" : (a / b).toFixed(3));
-const quantile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]?.toFixed(1) ?? "n/a";
-console.log(`
-docent eval: ${questions.length} questions (${tally.onTopic} on-topic, ${tally.offTopic} off-topic), ${sources.length} sources, ${pages} pages ingested in ${seconds.toFixed(1)} s
-  gold page in url_references, explicit : ${pct(tally.explicit, tally.onTopic)}   (target >= 0.95)
-  gold page in url_references, agent    : ${pct(tally.agent, tally.onTopic)}   (target >= 0.90)
-  agent routing precision               : ${pct(tally.routed, tally.refsAgent)}   (target >= 0.95)
-  off-topic questions abstained         : ${tally.abstained}/${tally.offTopic}   (target: all)
-  mean references per answer            : ${(tally.refsTotal / Math.max(1, tally.answers)).toFixed(2)}   (target <= 5)
-  latency explicit median / p95 (ms)    : ${quantile(latency.explicit, 0.5)} / ${quantile(latency.explicit, 0.95)}
-  latency agent    median / p95 (ms)    : ${quantile(latency.agent, 0.5)} / ${quantile(latency.agent, 0.95)}`);
-console.log(figures.report(values.verbose));
 await server.close();
 if (!values["data-dir"]) fs.rmSync(dataDir, { recursive: true, force: true });
+
+// The baseline runs once the server is closed: it takes the CPU for seconds, which would stall the server's sockets.
+const rows: string[] = [];
+let falseRefusals = 0;
+let asks = 0;
+const latency: number[] = [];
+for (const { set, tally, figures } of tallies) {
+  const baseline = plainBm25(set.file, { sources: values.sources!, cache: values.cache! });
+  console.log(`\n${tally.report(baseline).join("\n")}${set.heldOut ? "\n  (held out: for reporting only, never tuned on)" : ""}`);
+  if (tally.asks() > 0) console.log(figures.report(values.verbose));
+  rows.push(tally.row(baseline));
+  falseRefusals += tally.falseRefusals();
+  asks += tally.asks();
+  latency.push(...tally.latency);
+}
+
+const quantile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]?.toFixed(1) ?? "n/a";
+console.log(`
+docent eval: ${sets.map((s) => s.name).join(", ")}; ${sources.length} sources${pages ? `, ${pages} pages ingested in ${seconds.toFixed(1)} s` : ""}
+${TABLE_HEADER}
+${rows.join("\n")}
+  false refusals of on-topic questions over these sets: ${falseRefusals}/${asks} (${((100 * falseRefusals) / Math.max(1, asks)).toFixed(1)}%, target <= 1%)
+  latency per answer median / p95 (ms): ${quantile(latency, 0.5)} / ${quantile(latency, 0.95)}`);

@@ -100,6 +100,7 @@ export async function createServices(config: Config, { preloadIndex = true, logg
     analyzer,
     sourceChoiceTimeoutMs: config.AGENT_SOURCE_CHOICE_TIMEOUT_MS,
     inputLimits: { maxMessages: config.MAX_MESSAGES, maxMessageChars: config.MAX_MESSAGE_CHARS, maxInputChars: config.MAX_INPUT_CHARS },
+    retrievalAssist: { mode: config.RETRIEVAL_ASSIST, timeoutMs: config.RETRIEVAL_ASSIST_TIMEOUT_MS },
   });
   const rateLimiter = await createRateLimiter(config);
   const metrics = createServiceMetrics({ catalog });

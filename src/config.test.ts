@@ -25,6 +25,12 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ USAGE_FLUSH_MS: "10" })).toThrow(/USAGE_FLUSH_MS="10"/);
   });
 
+  it("leaves retrieval assist off unless asked, and names its values when wrong", () => {
+    expect(loadConfig({})).toMatchObject({ RETRIEVAL_ASSIST: "off", RETRIEVAL_ASSIST_TIMEOUT_MS: 1500 });
+    expect(loadConfig({ RETRIEVAL_ASSIST: "rewrite", RETRIEVAL_ASSIST_TIMEOUT_MS: "800" })).toMatchObject({ RETRIEVAL_ASSIST: "rewrite", RETRIEVAL_ASSIST_TIMEOUT_MS: 800 });
+    expect(() => loadConfig({ RETRIEVAL_ASSIST: "expand" })).toThrow(/RETRIEVAL_ASSIST="expand": must be off or rewrite/);
+  });
+
   it("reads values and a SQLite DATABASE_URL", () => {
     const config = loadConfig({ PORT: "9000", DOCENT_DEMO: "0", DATABASE_URL: "file:/tmp/x.db", OPENAI_BASE_URL: "http://localhost:11434/v1" });
     expect(config).toMatchObject({ PORT: 9000, DOCENT_DEMO: false, OPENAI_BASE_URL: "http://localhost:11434/v1" });

@@ -96,6 +96,9 @@ export const ConfigSchema = z.object({
     .refine((v) => v !== "extractive" && AGENT_MODEL.test(v), { error: "must be auto, provider_a, provider_b, openai:<model> or anthropic:<model>" }),
   AGENT_SOURCE_CHOICE_TIMEOUT_MS: int(0, 60_000, 1500),
   /** One provider attempt's time to its first token (to the whole reply when not streamed). */
+  // off: search with the question as asked. rewrite: a provider model answering first restates it in the docs' terms.
+  RETRIEVAL_ASSIST: optionalString.transform((v) => v ?? "off").pipe(z.enum(["off", "rewrite"], { error: "must be off or rewrite" })),
+  RETRIEVAL_ASSIST_TIMEOUT_MS: int(100, 60_000, 1500),
   PROVIDER_TIMEOUT_MS: int(1000, 3_600_000, 120_000),
   /** Retries before the first token, on 429/5xx/connection errors, time-outs and errors before any text. */
   PROVIDER_MAX_RETRIES: int(0, 10, 2),

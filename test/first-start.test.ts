@@ -40,6 +40,24 @@ describe("first start on an empty data dir", () => {
     expect(sources.map((s) => s.name)).toEqual([DEMO_SOURCE_NAME]);
   });
 
+  it("answers what a newcomer asks the demo docs first, and greets back", async () => {
+    const client = new OpenAI({ apiKey: server.firstKey!, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const ask = async (content: string) =>
+      (await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content }] })) as OpenAI.Chat.ChatCompletion & { url_references: string[] };
+    // The best-ranked page holds half of the first question; the CLI section holds more: that is coverage enough.
+    const add = await ask("How do I add a knowledge source and ask a question about it?");
+    expect(add.url_references.map(pageOf)).toContain(`${server.url}/docs/knowledge-sources.md`);
+    expect(add.choices[0]!.message.content).toMatch(/sources add/);
+    // With one source, a question can only be about it: refused only when nothing in it is relevant.
+    const models = await ask("Which models are available?");
+    expect(models.url_references.length).toBeGreaterThan(0);
+    expect(models.choices[0]!.message.content).toMatch(/provider_a/);
+    const hello = await ask("hi");
+    expect(hello.url_references).toEqual([]);
+    expect(hello.choices[0]!.message.content).toMatch(/^Hello! .*\(docent documentation\)/);
+    expect((await ask("What is the capital of Australia?")).url_references).toEqual([]);
+  });
+
   it("creates no further key on the next start, and DOCENT_DEMO=0 skips the demo", async () => {
     await server.close();
     const emptyDir = tempDir();

@@ -20,6 +20,10 @@ import { structuredFormat, type SchemaValidator, type StructuredFormat } from ".
 import { structuredReply } from "./structured-reply.ts";
 import { inScope, type SourceScope } from "./source-scope.ts";
 import type { TextAnalyzer } from "./text-analyzer.ts";
+import { COVERAGE_BARS, coversQuestion } from "./coverage-judge.ts";
+import { preferReferencePages } from "./page-kinds.ts";
+import { askModelToRewrite, withRestatement } from "./query-rewrite.ts";
+import { smallTalk, smallTalkReply, withoutPleasantries, type SmallTalk } from "./small-talk.ts";
 
 export type { ChatPart, OpenedCompletion } from "./chat-part.ts";
 
@@ -32,7 +36,7 @@ export interface ChatEngineDeps {
   maxReferences: number;
   /** How many chunks to retrieve before collapsing to pages. */
   retrievalLimit?: number;
-  /** Below this share of the question covered by the best passage, the sources are taken not to cover it… */
+  /** Overrides both coverage bars (see COVERAGE_BARS in coverage-judge.ts): below it the sources are taken not to cover a question… */
   minCoverage?: number;
   /** …unless the best page was found by meaning at least this similar (cosine; its scale depends on the embedding model). */
   minSimilarity?: number;
@@ -44,15 +48,10 @@ export interface ChatEngineDeps {
   inputLimits?: InputLimits;
   /** How questions are read (the same analyzer the index and the offline generator use). */
   analyzer: TextAnalyzer;
+  /** `rewrite`: a provider model answering first restates the question in the docs' terms, within `timeoutMs`, and both are searched. */
+  retrievalAssist?: { mode: "off" | "rewrite"; timeoutMs: number };
 }
 
-/**
- * Calibrated on the three eval sets (81 on-topic, 5 off-topic questions): the
- * on-topic questions' best passages cover at least 0.60, the off-topic ones at
- * most 0.50 (one of two telling words, as "moons of Jupiter" finds Jupiter in
- * a Python example); the threshold sits mid-gap, so half a question is not an answer.
- */
-export const DEFAULT_MIN_COVERAGE = 0.55;
 /** The bar a page found by meaning clears instead (not calibrated here: no embeddings service can be reached). */
 export const DEFAULT_MIN_SIMILARITY = 0.45;
 
@@ -60,10 +59,10 @@ export const NO_COVERAGE_REPLY = "The knowledge sources available to me do not c
 
 export function createChatEngine(deps: ChatEngineDeps) {
   const limit = deps.retrievalLimit ?? 30;
-  const minCoverage = deps.minCoverage ?? DEFAULT_MIN_COVERAGE;
   const minSimilarity = deps.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
 
-  async function explicitChunks(ids: readonly string[], query: string, catalog: SourceInfo[], signal: AbortSignal | undefined) {
+  /** The sources a request names, each checked against the catalog. */
+  function namedSources(ids: readonly string[], catalog: SourceInfo[]): SourceInfo[] {
     if (ids.length === 0) throw badRequest("'sources' must list at least one knowledge-source id, or be null to let the agent choose.", "sources");
     const byId = new Map(catalog.map((s) => [s.id.toLowerCase(), s]));
     const sources: SourceInfo[] = [];
@@ -72,20 +71,40 @@ export function createChatEngine(deps: ChatEngineDeps) {
       if (!source) throw notFound(`No knowledge source with id '${raw}'. GET /v1/sources lists the available ones.`, `sources[${i}]`, "source_not_found");
       if (!sources.includes(source)) sources.push(source);
     });
-    const result = await deps.retrieve({ query: withoutSourceNames(query, sources, deps), sourceIds: sources.map((s) => s.id), limit, signal });
-    return { sources, pages: rankPages(result), matches: result.matches };
+    return sources;
   }
 
-  /** The given sources (each must be in the caller's scope), or the agent's choice among those in scope; their pages ranked. */
-  async function select(query: string, ids: readonly string[] | null | undefined, { scope, signal, choose }: { scope: SourceScope; signal?: AbortSignal; choose?: Parameters<typeof selectSources>[3]["choose"] }): Promise<Selection> {
-    const catalog = inScope(await deps.catalog.list(), scope);
-    return ids ? explicitChunks(ids, query, catalog, signal) : selectSources(query, catalog, deps.retrieve, { limit, choose, analyzer: deps.analyzer, isWord: deps.isWord, wholeIndex: scope === null, signal });
+  type SelectOptions = { signal?: AbortSignal; choose?: Parameters<typeof selectSources>[3]["choose"]; retrieve?: Retriever };
+
+  /** The given sources (each in the caller's scope), or the agent's choice among `catalog` (those in scope); their pages ranked. */
+  async function select(query: string, ids: readonly string[] | null | undefined, catalog: SourceInfo[], wholeIndex: boolean, { signal, choose, retrieve = deps.retrieve }: SelectOptions): Promise<Selection> {
+    let picked: Selection;
+    if (ids) {
+      const sources = namedSources(ids, catalog);
+      const result = await retrieve({ query: withoutSourceNames(query, sources, deps), sourceIds: sources.map((s) => s.id), limit, signal });
+      picked = { sources, named: true, pages: rankPages(result), matches: result.matches };
+    } else {
+      picked = await selectSources(query, catalog, retrieve, { limit, choose, analyzer: deps.analyzer, isWord: deps.isWord, wholeIndex, signal });
+    }
+    // With one source only, the question can only be about it: judged as if named.
+    return catalog.length === 1 ? { ...picked, named: true } : picked;
   }
 
-  /** No made-up grounding: when the best passage covers too little of the question, no page grounds it. */
-  function groundingPages(picked: Selection): RankedPage[] {
-    const best = picked.pages[0];
-    return best && (best.coverage >= minCoverage || best.similarity >= minSimilarity) ? withLinkedPages(picked.pages, picked.matches) : [];
+  /** No made-up grounding: when the candidate pages cover too little of the question, no page grounds it. */
+  function groundingPages(picked: Selection, query: string): RankedPage[] {
+    const ranked = withLinkedPages(preferReferencePages(picked.pages, query), picked.matches);
+    const covered = coversQuestion({
+      query,
+      pages: ranked.slice(0, deps.maxReferences),
+      named: picked.named === true,
+      sources: picked.sources,
+      matches: picked.matches,
+      isWord: deps.isWord,
+      analyzer: deps.analyzer,
+      minSimilarity,
+      bars: deps.minCoverage === undefined ? COVERAGE_BARS : { open: deps.minCoverage, named: Math.min(deps.minCoverage, COVERAGE_BARS.named) },
+    });
+    return covered ? ranked : [];
   }
 
   /**
@@ -95,8 +114,9 @@ export function createChatEngine(deps: ChatEngineDeps) {
    */
   async function search(query: string, { sources, limit: max, signal, scope = null }: { sources?: readonly string[] | null; limit: number; signal?: AbortSignal; scope?: SourceScope }): Promise<{ sources: SourceInfo[]; passages: Passage[] }> {
     if (!query.trim()) throw badRequest("'query' must contain text.", "query");
-    const picked = await select(query, sources, { scope, signal });
-    return { sources: picked.sources, passages: passagesOf(groundingPages(picked), { limit: max }) };
+    const catalog = inScope(await deps.catalog.list(), scope);
+    const picked = await select(query, sources, catalog, scope === null, { signal });
+    return { sources: picked.sources, passages: passagesOf(groundingPages(picked, query), { limit: max }) };
   }
 
   /**
@@ -119,8 +139,12 @@ export function createChatEngine(deps: ChatEngineDeps) {
     if (format && !model.supportsStructuredOutput) {
       throw badRequest(`The model '${request.model}' (${model.provider}/${model.modelId}) cannot produce structured output.`, "response_format", "structured_output_unavailable");
     }
-    const query = retrievalQuery(request.messages, deps.analyzer);
+    const query = withoutPleasantries(retrievalQuery(request.messages, deps.analyzer));
     if (!lastUserText(request.messages).trim()) throw badRequest("'messages' must contain a user message with text.", "messages");
+    const catalog = inScope(await deps.catalog.list(), scope);
+    // Greetings, thanks and "what can you do?" get a friendly word on every model path, with no references.
+    const talk = format ? null : smallTalk(lastUserText(request.messages));
+    if (talk) return smallTalkCompletion(request, model, talk, catalog);
     // A model that can answer in JSON may settle which of several contending sources the question is about.
     const budget = deps.sourceChoiceTimeoutMs ?? 0;
     const choose =
@@ -128,9 +152,20 @@ export function createChatEngine(deps: ChatEngineDeps) {
         ? (candidates: SourceCandidate[]) => askModelForSources(model, query, candidates, { timeoutMs: budget, signal, countTokens: deps.countTokens })
         : undefined;
     const retrievalStart = Date.now();
-    const picked = await select(query, request.sources, { scope, signal, choose });
+    // A provider model may first restate the question in the docs' terms (RETRIEVAL_ASSIST=rewrite); both are searched.
+    const rewrite = await restate(model, query, request.sources ? namedSources(request.sources, catalog) : catalog, signal);
+    const retrieve = rewrite ? withRestatement(deps.retrieve, rewrite.query) : deps.retrieve;
+    const picked = await select(query, request.sources, catalog, scope === null, { signal, choose, retrieve });
     const opened = await answer(request, model, format, query, picked, signal, Date.now() - retrievalStart);
-    return picked.choice ? { ...opened, parts: withExtraUsage(opened.parts, picked.choice.usage) } : opened;
+    let parts = opened.parts;
+    for (const usage of [picked.choice?.usage, rewrite?.usage]) if (usage) parts = withExtraUsage(parts, usage);
+    return { ...opened, parts };
+  }
+
+  function restate(model: LanguageModel, query: string, sources: readonly SourceInfo[], signal: AbortSignal | undefined) {
+    const assist = deps.retrievalAssist;
+    if (assist?.mode !== "rewrite" || model.provider === "extractive") return null;
+    return askModelToRewrite(model, query, { sources, timeoutMs: assist.timeoutMs, signal, countTokens: deps.countTokens });
   }
 
   async function answer(
@@ -142,7 +177,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
     signal: AbortSignal | undefined,
     retrievalMs: number,
   ): Promise<OpenedCompletion> {
-    const grounded = groundPages(groundingPages(picked), { maxReferences: deps.maxReferences });
+    const grounded = groundPages(groundingPages(picked, query), { maxReferences: deps.maxReferences });
     const { documents } = grounded;
     // A JSON reply is not renumbered: its `[n]` are the context's numbers, so it refers to every section given, in that order.
     const references = format ? grounded.references : grounded.pages;
@@ -178,6 +213,11 @@ export function createChatEngine(deps: ChatEngineDeps) {
     const served = started.answeredBy ? { ...base, ...started.answeredBy } : base;
     if (format) return { ...served, parts: structuredReply(stream, { model, call, format, validator: deps.schemaValidator, countTokens: deps.countTokens }) };
     return { ...served, parts: relay(stream, model, () => countPromptTokens(prompt, deps.countTokens), deps.countTokens, grounded, request.include_references === true) };
+  }
+
+  function smallTalkCompletion(request: ChatCompletionRequest, model: LanguageModel, talk: SmallTalk, catalog: SourceInfo[]): OpenedCompletion {
+    const text = smallTalkReply(talk, request.sources ? namedSources(request.sources, catalog) : catalog);
+    return { model: request.model, provider: model.provider, modelId: model.modelId, sources: [], references: [], parts: fixedReply(text, countTextTokens(lastUserText(request.messages), deps.countTokens), deps.countTokens(text)) };
   }
 
   return { open, search };

@@ -37,7 +37,7 @@ export function rankPages({ chunks, terms }: RetrievalResult): RankedPage[] {
   const pages = new Map<string, RankedPage & { best: number }>();
   for (const chunk of chunks) {
     // A passage found by meaning covers the question as far as its similarity says, whatever its words.
-    const lexical = share(chunk.matched);
+    const lexical = Math.max(share(chunk.matched), chunk.coverage ?? 0);
     const similarity = chunk.similarity ?? 0;
     const coverage = Math.max(lexical, similarity);
     const chunkScore = WEIGHTS.relevance * (chunk.score / top) + WEIGHTS.coverage * coverage + WEIGHTS.heading * share(chunk.headingMatched);

@@ -49,6 +49,8 @@ export interface RetrievedChunk extends Chunk {
   headingMatched: string[];
   /** Cosine similarity to the query's embedding, when found by vector search. */
   similarity?: number;
+  /** Share of the question it covers when judged against a restatement of it (retrieval assist), if more than its own words' share. */
+  coverage?: number;
 }
 
 /** A word of the query as the retriever understood it, with how telling it is. */

@@ -7,6 +7,8 @@ import type { TextAnalyzer } from "./text-analyzer.ts";
 
 export interface Selection {
   sources: SourceInfo[];
+  /** The caller or the question named the sources (the question is taken to be about them). */
+  named?: boolean;
   pages: RankedPage[];
   /** The query terms a text holds, as the retriever read the question (see `RetrievalResult.matches`). */
   matches?: RetrievalResult["matches"];
@@ -77,7 +79,7 @@ export async function selectSources(
     const choice = await choose(contenders.map(([id]) => ({ source: byId.get(id)!, pages: pages.filter((p) => p.sourceId === id) })));
     if (choice && choice.ids.length > 0) {
       const ids = new Set(choice.ids.slice(0, maxSources));
-      return { sources: candidates.filter((s) => ids.has(s.id)), pages: pages.filter((p) => ids.has(p.sourceId)), matches: result.matches, choice };
+      return { sources: candidates.filter((s) => ids.has(s.id)), named: named.length > 0, pages: pages.filter((p) => ids.has(p.sourceId)), matches: result.matches, choice };
     }
     modelChoice = choice ?? undefined;
   }
@@ -87,5 +89,5 @@ export async function selectSources(
       .slice(0, maxSources)
       .map(([id]) => id),
   );
-  return { sources: candidates.filter((s) => chosen.has(s.id)), pages: pages.filter((p) => chosen.has(p.sourceId)), matches: result.matches, ...(modelChoice && { choice: modelChoice }) };
+  return { sources: candidates.filter((s) => chosen.has(s.id)), named: named.length > 0, pages: pages.filter((p) => chosen.has(p.sourceId)), matches: result.matches, ...(modelChoice && { choice: modelChoice }) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { passageSections } from "../core/passage-sections.ts";
-import { chunkPage, linkedPages, MAX_LINKED_PAGES } from "./chunk-sections.ts";
+import { chunkPage, linkedPages, MAX_LINKED_PAGES, splitText } from "./chunk-sections.ts";
 
 const BASE = "https://docs.example.com/v2/";
 const PAGE = `${BASE}guide/indexes.html`;
@@ -88,5 +88,21 @@ describe("chunkPage", () => {
     const many = Array.from({ length: MAX_LINKED_PAGES + 1 }, (_, i) => ({ href: `p${i}.html`, text: `Page ${i}` }));
     expect(linkedPages(many, PAGE, BASE)).toEqual([]);
     expect(linkedPages(many.slice(1), PAGE, BASE)).toHaveLength(MAX_LINKED_PAGES);
+  });
+});
+
+describe("splitText", () => {
+  const prose = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(" ");
+
+  it("keeps a code block whole in one piece where it fits", () => {
+    const code = "```\nfor x in items:\n    print(x)\n```";
+    const pieces = splitText(`${prose(8)}\n\n${code}\n\n${prose(4)}`, 10);
+    expect(pieces).toContain(code);
+    expect(pieces.every((p) => (p.match(/```/g) ?? []).length % 2 === 0)).toBe(true);
+  });
+
+  it("cuts a code block longer than a piece into fenced parts, lines whole", () => {
+    const code = ["```", "a = 1", "    b = 2", "c = 3", "```"].join("\n");
+    expect(splitText(code, 6)).toEqual(["```\na = 1\n    b = 2\n```", "```\nc = 3\n```"]);
   });
 });

@@ -3,20 +3,51 @@ import type { ExtractedPage, Section } from "./section.ts";
 
 const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
+/** Text as lines, each with the break before it; a fenced code block is one line (cut into fenced parts of at most `max` words when longer). */
+function lines(text: string, max: number): Array<{ text: string; before: string }> {
+  const out: Array<{ text: string; before: string }> = [];
+  const parts = text.split(/(\n+)/);
+  for (let i = 0; i < parts.length; i += 2) {
+    const before = i > 0 ? parts[i - 1]! : "";
+    if (parts[i]!.trim() !== "```") {
+      out.push({ text: parts[i]!, before });
+      continue;
+    }
+    let end = i + 2;
+    while (end < parts.length && parts[end]!.trim() !== "```") end += 2;
+    const code = parts.slice(i + 1, end).join("").replace(/^\n+/, "").replace(/\n+$/, "").split("\n");
+    let piece: string[] = [];
+    let count = 0;
+    const push = () => {
+      if (piece.length) out.push({ text: `\`\`\`\n${piece.join("\n")}\n\`\`\``, before: piece[0] === code[0] ? before : "\n" });
+      piece = [];
+      count = 0;
+    };
+    for (const line of code) {
+      const n = words(line);
+      if (count + n > max && piece.length) push();
+      piece.push(line);
+      count += n;
+    }
+    push();
+    i = end;
+  }
+  return out;
+}
+
 /**
  * Splits text into pieces of at most `max` words, at paragraph, then line,
- * then word boundaries. Each piece keeps the line and paragraph breaks it
- * had, so a heading or a label line stays apart from the sentence after it.
+ * then word boundaries, keeping a code block whole where it fits. Each piece
+ * keeps the line and paragraph breaks it had, so a heading or a label line
+ * stays apart from the sentence after it.
  */
 export function splitText(text: string, max: number): string[] {
   if (words(text) <= max) return [text];
   // Units are lines (or runs of `max` words of a long line), each with the break that precedes it.
   const units: Array<{ text: string; words: number; before: string }> = [];
-  const parts = text.split(/(\n+)/);
-  for (let i = 0; i < parts.length; i += 2) {
-    const before = i > 0 ? parts[i - 1]! : "";
-    const w = parts[i]!.split(/\s+/).filter(Boolean);
-    if (w.length <= max) units.push({ text: parts[i]!, words: w.length, before });
+  for (const { text: line, before } of lines(text, max)) {
+    const w = line.split(/\s+/).filter(Boolean);
+    if (w.length <= max || line.startsWith("```")) units.push({ text: line, words: w.length, before });
     else for (let k = 0; k < w.length; k += max) units.push({ text: w.slice(k, k + max).join(" "), words: Math.min(max, w.length - k), before: k === 0 ? before : " " });
   }
   // Word counts are carried along, not recounted: a long section has thousands of lines.

@@ -107,13 +107,19 @@ describe("extractHtml", () => {
     expect(page.title).toBe("File system");
   });
 
-  it("keeps the text of highlighted code, without its markup, entities decoded and lines kept", () => {
+  it("keeps the text of highlighted code fenced, without its markup, entities decoded, lines and indentation kept", () => {
     const page = extractHtml(`<html><head><title>enum</title></head><body><div class="body" role="main"><section id="planet"><h2>Planet</h2>
 <div class="highlight-python3 notranslate"><div class="highlight"><pre><span></span><span class="gp">&gt;&gt;&gt; </span><span class="n">dir</span><span class="p">(</span><span class="n">Planet</span><span class="p">)</span>
 <span class="go">[&#39;EARTH&#39;, &#39;JUPITER&#39;]</span>
 <span class="k">if</span> <span class="n">a</span> <span class="o">&lt;</span> <span class="n">b</span><span class="p">:</span>
+    <span class="k">pass</span>
 </pre></div></div></section></div></body></html>`);
-    expect(page.sections[0]!.text).toBe(">>> dir(Planet)\n['EARTH', 'JUPITER']\nif a < b:");
+    expect(page.sections[0]!.text).toBe("```\n>>> dir(Planet)\n['EARTH', 'JUPITER']\nif a < b:\n    pass\n```");
+  });
+
+  it("marks list items, numbered in an ordered list, so a list reads as one", () => {
+    const page = extractHtml(`<html><body><main><p>Steps:</p><ol><li>Install it.</li><li>Run   it.</li></ol><ul><li><p>One</p></li><li>Two</li></ul></main></body></html>`);
+    expect(page.sections[0]!.text).toBe("Steps:\n\n1. Install it.\n\n2. Run it.\n\n- One\n\n- Two");
   });
 
   it("adds a reference page's purpose line to its title: a man page's NAME, a DocBook refentry's name line", () => {

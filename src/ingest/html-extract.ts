@@ -1,5 +1,5 @@
 import { parse, type HTMLElement, type Node } from "node-html-parser";
-import { tidyText, type ExtractedPage, type Section } from "./section.ts";
+import { fenced, tidyText, type ExtractedPage, type Section } from "./section.ts";
 
 const DROP = new Set(["head", "script", "style", "noscript", "nav", "header", "footer", "aside", "form", "template", "svg", "button", "iframe"]);
 /** Names of site chrome: sidebars, headers and footers, tables of contents, menus (`menu`, `mainmenu`, `submenu`). */
@@ -131,8 +131,12 @@ export function extractHtml(html: string): ExtractedPage {
       if (href && !href.startsWith("#")) (current.links ??= []).push({ href, text, ...(title && { title }) });
     }
     if (block) current.text += "\n";
-    if (tag === "pre") current.text += `${el.text}\n`;
-    else for (const child of el.childNodes) walk(child);
+    // Code is fenced, so answers can quote it whole; a list item is marked, so a list reads as one.
+    if (tag === "pre") current.text += fenced(el.text);
+    else {
+      if (tag === "li") current.text += el.parentNode?.rawTagName?.toLowerCase() === "ol" ? `${el.parentNode.childNodes.filter((c) => (c as HTMLElement).rawTagName?.toLowerCase() === "li").indexOf(el) + 1}. ` : "- ";
+      for (const child of el.childNodes) walk(child);
+    }
     if (block) current.text += "\n";
   };
   for (const child of body.childNodes) walk(child);

@@ -8,7 +8,7 @@ describe("extractMarkdown", () => {
     expect(page.title).toBe("Guide");
     expect(page.sections).toEqual([
       { headings: [], anchor: "", text: "Intro text." },
-      { headings: ["Install"], anchor: "install", text: "Run npm install.\n\n# not a heading\nnpm install", links: [{ href: "https://npmjs.com", text: "npm" }] },
+      { headings: ["Install"], anchor: "install", text: "Run npm install.\n\n```\n# not a heading\nnpm install\n```", links: [{ href: "https://npmjs.com", text: "npm" }] },
       { headings: ["Install", "On Windows"], anchor: "on-windows", text: "Use npm.cmd." },
     ]);
   });

@@ -7,7 +7,7 @@ import { mdxFromMarkdown } from "mdast-util-mdx";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { gfm } from "micromark-extension-gfm";
 import { mdxjs } from "micromark-extension-mdxjs";
-import { tidyText, type ExtractedPage, type Section } from "./section.ts";
+import { fenced, tidyText, type ExtractedPage, type Section } from "./section.ts";
 
 /** GitHub's heading slug (a repeated heading gets `-1`, `-2`…), the usual anchor of rendered Markdown. */
 export function slugify(heading: string): string {
@@ -105,8 +105,9 @@ export function extractMarkdown(source: string, { mdx = false }: { mdx?: boolean
     switch (node.type) {
       case "paragraph":
         return `${inline(node, true)}\n\n`;
+      // Fenced, so answers can quote the code whole.
       case "code":
-        return `${node.value}\n\n`;
+        return `${fenced(node.value)}\n`;
       case "html":
         return `${stripTags(node.value)}\n\n`;
       case "list":

@@ -16,12 +16,37 @@ export interface ExtractedPage {
   navigational?: boolean;
 }
 
-/** Collapses runs of spaces, keeps paragraph breaks. */
-export function tidyText(text: string): string {
+/** A fenced code block in extracted text: its lines are kept as written (indentation is meaning in code). */
+export const FENCE = "```";
+const FENCED = /(^|\n)```[^\n]*\n[\s\S]*?\n```(?=\n|$)/g;
+
+function tidyProse(text: string): string {
   return text
-    .replace(/\r/g, "")
     .replace(/[ \t\f\v\u00a0]+/g, " ")
     .replace(/ *\n */g, "\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
+    // A list item's marker stays on its item's first line ("- " then a paragraph).
+    .replace(/^(-|\d+\.)\n+(?=\S)/gm, "$1 ")
+    .replace(/\n{3,}/g, "\n\n");
+}
+
+/** Collapses runs of spaces, keeps paragraph breaks; fenced code keeps its lines and indentation. */
+export function tidyText(text: string): string {
+  text = text.replace(/\r/g, "");
+  let out = "";
+  let last = 0;
+  for (const match of text.matchAll(FENCED)) {
+    const start = match.index + match[1]!.length;
+    out += tidyProse(text.slice(last, start));
+    const code = match[0].slice(match[1]!.length).replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n");
+    out += `${out.endsWith("\n") || out === "" ? "" : "\n"}${code}\n`;
+    last = match.index + match[0].length;
+  }
+  out += tidyProse(text.slice(last));
+  return out.replace(/\n{3,}/g, "\n\n").trim();
+}
+
+/** Code as a fenced block of extracted text, without the blank lines around it. */
+export function fenced(code: string): string {
+  const body = code.replace(/\r/g, "").replace(/^\s*\n|\s+$/g, "");
+  return body ? `\n${FENCE}\n${body}\n${FENCE}\n` : "";
 }

@@ -87,6 +87,51 @@ describe("extractiveAnswer", () => {
     expect(answer).not.toContain("See also");
   });
 
+  it("quotes the code a chosen sentence introduces, whole and fenced, with its indentation", () => {
+    const upload: GroundingDocument = {
+      referenceNumber: 1,
+      title: "Quickstart",
+      section: "POST a Multipart-Encoded File",
+      url: "https://x/quickstart.html#post-a-multipart-encoded-file",
+      text: "Requests makes it simple to upload Multipart-encoded files:\n```\n>>> files = {'file': open('report.xls', 'rb')}\n>>> for chunk in r.iter_content():\n...     print(chunk)\n```\nYou can set the filename explicitly.",
+    };
+    const answer = extractiveAnswer("How do I upload a multipart-encoded file?", [upload]);
+    expect(answer).toBe(
+      "Requests makes it simple to upload Multipart-encoded files: [1]\n\n```\n>>> files = {'file': open('report.xls', 'rb')}\n>>> for chunk in r.iter_content():\n...     print(chunk)\n```",
+    );
+  });
+
+  it("never quotes a sentence that stops at a colon with nothing after it", () => {
+    const doc: GroundingDocument = { ...docs[0]!, text: "To cluster a table on an index, run the following:\n\nCLUSTER physically reorders the table on the index." };
+    const answer = extractiveAnswer("How do I cluster a table on an index?", [doc]);
+    expect(answer).not.toContain("following:");
+    expect(answer).toContain("CLUSTER physically reorders the table on the index. [1]");
+  });
+
+  it("quotes a code example that holds the question's words after its sentence", () => {
+    const doc: GroundingDocument = {
+      ...docs[0]!,
+      text: "Cluster the table employees on the basis of its index.\n```\nCLUSTER employees USING employees_ind;\n```\nThe weather is nice.",
+    };
+    const answer = extractiveAnswer("How do I cluster employees using an index?", [doc]);
+    expect(answer).toContain("[1]\n\n```\nCLUSTER employees USING employees_ind;\n```");
+  });
+
+  it("keeps a list whole: after the sentence that introduces it, or in place of one of its items", () => {
+    const doc: GroundingDocument = {
+      ...docs[0]!,
+      text: "VACUUM can be run in several modes to reclaim storage:\n\n- FULL rewrites the whole table to reclaim more storage.\n\n- FREEZE freezes tuples aggressively.\n\n- VERBOSE prints a progress report.\n\nOther text here.",
+    };
+    const intro = extractiveAnswer("Which modes does VACUUM have to reclaim storage?", [doc]);
+    expect(intro).toContain("reclaim storage: [1]\n\n- FULL rewrites the whole table to reclaim more storage.\n- FREEZE freezes tuples aggressively.\n- VERBOSE prints a progress report.");
+    const item = extractiveAnswer("What does FREEZE do, does it freeze tuples aggressively?", [{ ...doc, text: doc.text.replace(/^.*\n\n/, "") }]);
+    expect(item).toContain("- FULL rewrites the whole table to reclaim more storage.\n- FREEZE freezes tuples aggressively.\n- VERBOSE prints a progress report. [1]");
+    expect(item.match(/FREEZE freezes/g)).toHaveLength(1);
+    // A list the passage cuts off inside an item is quoted item by item, not whole.
+    const cut = extractiveAnswer("What does FREEZE do, does it freeze tuples aggressively?", [{ ...doc, text: "- FULL rewrites the whole table to reclaim more storage.\n\n- FREEZE freezes tuples aggressively.\n\n- VERBOSE prints a progress report about each of the" }]);
+    expect(cut).toBe("FREEZE freezes tuples aggressively. [1]");
+  });
+
   it("returns nothing when there are no passages", () => {
     expect(extractiveAnswer("anything", [])).toBe("");
   });

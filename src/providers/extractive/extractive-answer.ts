@@ -2,6 +2,7 @@ import type { GroundingDocument } from "../../core/language-model.ts";
 import { contentTerms, type TextAnalyzer } from "../../core/text-analyzer.ts";
 import { englishAnalyzer } from "../../text/english-analyzer.ts";
 import { lruMemo } from "../lru-memo.ts";
+import { itemText, listItems, passageBlocks, type Block } from "./passage-blocks.ts";
 import { splitSentences } from "./sentences.ts";
 
 export interface ExtractiveOptions {
@@ -13,9 +14,25 @@ export interface ExtractiveOptions {
   analyzer?: TextAnalyzer;
 }
 
+/** A code block quoted with a sentence: at most this many lines (a longer one is not an answer to quote). */
+const MAX_CODE_LINES = 30;
+/** A list quoted whole: at most this many items and words (a list of long entries, such as parameters, is quoted item by item). */
+const MAX_LIST_ITEMS = 10;
+const MAX_LIST_WORDS = 80;
+/** A list short enough to quote whole, each item complete (a passage may end inside one). */
+const shortList = (block: Block | undefined) => {
+  if (block?.kind !== "list" || block.text.split(/\s+/).length > MAX_LIST_WORDS) return undefined;
+  const items = listItems(block);
+  return items.length <= MAX_LIST_ITEMS && items.every((item) => /[.!?:;)"'\]`]$/.test(item) || item.split(" ").length <= 8) ? block : undefined;
+};
+
 interface Candidate {
   text: string;
   terms: Set<string>;
+  /** What follows the sentence in its passage and reads with it: the code it introduces, or its whole list. */
+  follow?: Block;
+  /** The code block right after the sentence: its example when it holds a word of the question. */
+  example?: { block: Block; terms: Set<string> };
   reference: number;
   /** The page the reference belongs to (a page may give several sections, each its own reference). */
   page: string;
@@ -33,21 +50,57 @@ export function isProse(text: string): boolean {
   return symbols / text.length < 0.08;
 }
 
-/** A passage's sentences worth quoting, with their terms (passages recur across questions: remembered, per analyzer). */
-const memos = new WeakMap<TextAnalyzer, (text: string) => Array<{ text: string; terms: Set<string>; index: number }>>();
+/**
+ * A passage's sentences worth quoting, with their terms and what reads with
+ * them: a sentence that introduces code (ends with a colon before a code
+ * block) brings the code, one that introduces a list brings the list, and a
+ * list item brings its whole list. A colon with nothing to bring is no answer.
+ * Passages recur across questions: remembered, per analyzer.
+ */
+type Quotable = { text: string; terms: Set<string>; index: number; follow?: Block; example?: { block: Block; terms: Set<string> } };
+const memos = new WeakMap<TextAnalyzer, (text: string) => Quotable[]>();
 function quotableSentences(analyzer: TextAnalyzer) {
   let memo = memos.get(analyzer);
   if (!memo) {
-    memo = lruMemo(2048, (text: string) =>
-      splitSentences(text).flatMap((sentence, index) => {
-        const words = sentence.split(" ").length;
-        if (words < 4 || words > 80 || !isProse(sentence)) return [];
-        return [{ text: sentence, terms: new Set(contentTerms(analyzer, sentence)), index }];
-      }),
-    );
+    memo = lruMemo(2048, (text: string) => quotable(text, analyzer));
     memos.set(analyzer, memo);
   }
   return memo;
+}
+
+function quotable(text: string, analyzer: TextAnalyzer): Quotable[] {
+  const blocks = passageBlocks(text);
+  const out: Quotable[] = [];
+  let index = 0;
+  blocks.forEach((block, b) => {
+    if (block.kind === "code") return;
+    const next = blocks[b + 1];
+    const code = next?.kind === "code" && next.text.split("\n").length <= MAX_CODE_LINES ? next : undefined;
+    const list = shortList(next);
+    const whole = shortList(block);
+    const sentences = block.kind === "list" ? listItems(block).flatMap((item) => splitSentences(itemText(item))) : splitSentences(block.text);
+    sentences.forEach((sentence, k) => {
+      const at = index++;
+      const last = k === sentences.length - 1;
+      const words = sentence.split(" ").length;
+      if (words < 4 || words > 80 || !isProse(sentence)) return;
+      const introduces = last && sentence.endsWith(":") ? (code ?? list) : undefined;
+      if (sentence.endsWith(":") && !introduces) return;
+      out.push({
+        text: sentence,
+        terms: new Set(contentTerms(analyzer, sentence)),
+        index: at,
+        follow: introduces ?? whole,
+        ...(last && code && !introduces && { example: { block: code, terms: new Set(contentTerms(analyzer, code.text)) } }),
+      });
+    });
+  });
+  return out;
+}
+
+/** A block as it reads in an answer: code fenced, a list one item a line. */
+function render(block: Block): string {
+  return block.kind === "code" ? `\`\`\`\n${block.text}\n\`\`\`` : listItems(block).join("\n");
 }
 
 /** The page of a document: its URL without the section's anchor. */
@@ -82,8 +135,8 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
     const headingBonus = [...headingTerms].filter((t) => asked.has(t)).length * 0.15;
     // Later passages weigh a little less (the sections of one passage alike).
     const rank = doc.passage ?? docIndex;
-    for (const { text, terms, index } of sentencesOf(doc.text)) {
-      candidates.push({ text, terms, reference: doc.referenceNumber, page: pageOf(doc), alsoIn: [], order: docIndex * 1000 + index, score: headingBonus - rank * 0.05 });
+    for (const { text, terms, index, follow, example } of sentencesOf(doc.text)) {
+      candidates.push({ text, terms, follow, example, reference: doc.referenceNumber, page: pageOf(doc), alsoIn: [], order: docIndex * 1000 + index, score: headingBonus - rank * 0.05 });
     }
   });
   if (candidates.length === 0) return "";
@@ -140,7 +193,22 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   const pointers = seeAlso.filter((c) => !citedPages.has(c.page)).map((c) => c.reference);
   // Read in document order: the best page first, its sentences as written.
   picked.sort((a, b) => a.order - b.order);
-  const answer = picked.map((c) => `${c.text} [${[c.reference, ...c.alsoIn].join(", ")}]`).join(" ");
+  // The code right after a quoted sentence is its example when it holds a word of the question.
+  const askedFor = (c: Candidate) => c.follow ?? (c.example && [...c.example.terms].some((t) => asked.has(t)) ? c.example.block : undefined);
+  const shown = new Set<Block>();
+  let answer = "";
+  for (const c of picked) {
+    const block = askedFor(c);
+    if (block && shown.has(block)) continue; // its list is already quoted whole
+    const sentence = `${c.text} [${[c.reference, ...c.alsoIn].join(", ")}]`;
+    if (block?.kind === "list" && c.follow === block && !c.text.endsWith(":")) {
+      // A list item brings its whole list: the list is the answer, cited once.
+      answer += `${answer ? "\n\n" : ""}${render(block)} [${[c.reference, ...c.alsoIn].join(", ")}]\n\n`;
+    } else if (block) answer += `${answer && !answer.endsWith("\n") ? " " : ""}${sentence}\n\n${render(block)}\n\n`;
+    else answer += `${answer && !answer.endsWith("\n") ? " " : ""}${sentence}`;
+    if (block) shown.add(block);
+  }
+  answer = answer.replace(/\n{3,}/g, "\n\n").trim();
   if (pointers.length === 0) return answer;
   const titleOf = (reference: number) => documents.find((d) => d.referenceNumber === reference)!.title;
   return `${answer}\n\nSee also: ${pointers.map((reference) => `${titleOf(reference)} [${reference}]`).join("; ")}.`;

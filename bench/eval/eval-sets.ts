@@ -1,0 +1,56 @@
+import fs from "node:fs";
+import path from "node:path";
+
+/** One question of an eval set (the format of `../shared/eval/dev.jsonl`). */
+export interface EvalQuestion {
+  id: string;
+  /** The source slug the question is about; null for a question no source covers. */
+  source: string | null;
+  question: string;
+  /** Page paths relative to the source's base URL; any one of them is a right reference. */
+  gold: string[];
+  /** Off-topic sets tag their kind: near-miss, other-product, general, chat. */
+  kind?: string;
+}
+
+export interface EvalSet {
+  name: string;
+  file: string;
+  /** Held-out sets are for reporting only: never tune on them. */
+  heldOut?: boolean;
+}
+
+const bench = path.resolve(import.meta.dirname, "..");
+const shared = path.resolve(bench, "../../shared/eval");
+
+/**
+ * Every set `npm run eval` reports, in order. dev is what retrieval was tuned
+ * on; check and check2 were written before their results were seen and used
+ * to accept or reject changes; heldout was written before any result of it
+ * was seen and is never tuned on; offtopic is questions no source covers.
+ */
+export const EVAL_SETS: EvalSet[] = [
+  { name: "dev", file: path.join(shared, "dev.jsonl") },
+  { name: "check", file: path.join(bench, "check-questions.jsonl") },
+  { name: "check2", file: path.join(bench, "check2-questions.jsonl") },
+  { name: "heldout", file: path.join(bench, "heldout-questions.jsonl"), heldOut: true },
+  { name: "offtopic", file: path.join(bench, "offtopic-questions.jsonl") },
+];
+
+export function readQuestions(file: string): EvalQuestion[] {
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as EvalQuestion);
+}
+
+/** The sets to run: every set, the one named by `--set`, or a file given with `--questions`. */
+export function chooseSets({ set, questions }: { set?: string; questions?: string }): EvalSet[] {
+  if (questions) return [{ name: path.basename(questions).replace(/\.jsonl$/, ""), file: path.resolve(questions) }];
+  if (!set) return EVAL_SETS;
+  const names = set.split(",").map((s) => s.trim());
+  const unknown = names.filter((n) => !EVAL_SETS.some((s) => s.name === n));
+  if (unknown.length > 0) throw new Error(`unknown eval set ${unknown.join(", ")}: choose from ${EVAL_SETS.map((s) => s.name).join(", ")}`);
+  return EVAL_SETS.filter((s) => names.includes(s.name));
+}

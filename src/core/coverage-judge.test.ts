@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { coversQuestion, unknownNames } from "./coverage-judge.ts";
+import type { RankedPage } from "./rank-pages.ts";
+import type { SourceInfo } from "./source-catalog.ts";
+import { englishAnalyzer as analyzer } from "../text/english-analyzer.ts";
+
+const page = (coverage: number, matched: string[] = []): RankedPage => ({
+  url: `https://docs.example/${coverage}`,
+  anchor: "",
+  title: "",
+  sourceId: "s",
+  score: 1,
+  coverage,
+  similarity: 0,
+  chunks: [{ sourceId: "s", url: "", anchor: "", title: "", section: "", text: "", score: 1, matched, titleMatched: [], headingMatched: [] }],
+  links: [],
+});
+const english = new Set(["reorder", "table", "index", "replication", "server", "configure", "second", "speak"]);
+const isWord = (w: string) => english.has(w);
+const matches = (text: string) => [text.toLowerCase()];
+const sources = [{ name: "PostgreSQL 15 Documentation" } as SourceInfo];
+const base = { query: "q", sources, minSimilarity: 0.45, named: false, analyzer };
+
+describe("coversQuestion", () => {
+  it("judges by the best-covering candidate, not only the best-ranked page", () => {
+    expect(coversQuestion({ ...base, pages: [page(0.5), page(0.68)] })).toBe(true);
+    expect(coversQuestion({ ...base, pages: [page(0.5), page(0.4)] })).toBe(false);
+  });
+
+  it("asks less of a named source: refused only when nothing in it is relevant", () => {
+    expect(coversQuestion({ ...base, named: true, pages: [page(0.39)] })).toBe(true);
+    expect(coversQuestion({ ...base, named: true, pages: [page(0.2)] })).toBe(false);
+    expect(coversQuestion({ ...base, named: true, pages: [] })).toBe(false);
+  });
+
+  it("takes a page found by meaning as covering", () => {
+    expect(coversQuestion({ ...base, pages: [{ ...page(0.1), similarity: 0.5 }] })).toBe(true);
+  });
+
+  it("refuses, when no source was named, a question naming what no candidate page holds", () => {
+    const pages = [page(0.9, ["configure", "replication", "server"])];
+    const query = "How do I configure MySQL replication to a second server?";
+    expect(unknownNames({ analyzer, query, pages, sources, matches, isWord })).toEqual(["MySQL"]);
+    expect(coversQuestion({ ...base, query, pages, matches, isWord })).toBe(false);
+    // The source named the name: it is the user's to name.
+    expect(coversQuestion({ ...base, named: true, query, pages, matches, isWord })).toBe(true);
+  });
+
+  it("does not count acronyms, dictionary words, source names or held names as unknown", () => {
+    const pages = [page(0.9, ["mysql"])];
+    expect(unknownNames({ analyzer, query: "Does PostgreSQL speak TLS to a MySQL server?", pages, sources, matches, isWord })).toEqual([]);
+    // Without the retriever's reading of words or a dictionary, nothing is judged a name.
+    expect(unknownNames({ analyzer, query: "Kubernetes ingress", pages, sources, isWord })).toEqual([]);
+  });
+});

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import type { SourceInfo } from "./source-catalog.ts";
+import { smallTalk, smallTalkReply, withoutPleasantries } from "./small-talk.ts";
+
+const source = (name: string) => ({ id: name, name }) as SourceInfo;
+
+describe("small talk", () => {
+  it("recognises greetings, thanks, farewells and questions about docent itself", () => {
+    expect(smallTalk("hi")).toBe("greeting");
+    expect(smallTalk("Hello there!")).toBe("greeting");
+    expect(smallTalk("Good morning, how are you today?")).toBe("greeting");
+    expect(smallTalk("thanks, that helped!")).toBe("thanks");
+    expect(smallTalk("Thank you so much")).toBe("thanks");
+    expect(smallTalk("ok bye")).toBe("farewell");
+    expect(smallTalk("What can you do?")).toBe("about");
+    expect(smallTalk("Hi, what can you do?")).toBe("about");
+  });
+
+  it("leaves every real question to retrieval, greeting or not", () => {
+    expect(smallTalk("Hi, how do I create an index?")).toBeNull();
+    expect(smallTalk("How are indexes stored?")).toBeNull();
+    expect(smallTalk("thanks, and how do I drop it?")).toBeNull();
+    expect(smallTalk("Tell me a joke")).toBeNull();
+    expect(smallTalk("help with git rebase")).toBeNull();
+    expect(smallTalk("")).toBeNull();
+  });
+
+  it("replies briefly, saying what docent can answer", () => {
+    const reply = smallTalkReply("greeting", ["PostgreSQL 15", "SQLite", "Git", "Flask", "Requests"].map(source));
+    expect(reply).toBe("Hello! I answer questions from the documentation in my knowledge sources (PostgreSQL 15, SQLite, Git, Flask and 1 more) and cite the pages I draw on. What would you like to know?");
+    expect(smallTalkReply("thanks", [source("SQLite")])).toMatch(/^You're welcome! .*\(SQLite\)/);
+    expect(smallTalkReply("about", [])).toMatch(/no knowledge source has been added yet\.$/);
+  });
+
+  it("searches a question without the greeting before it or the thanks after it", () => {
+    expect(withoutPleasantries("Hi there! How do I create an index? Thanks!")).toBe("How do I create an index?");
+    expect(withoutPleasantries("hello, what does VACUUM do, please")).toBe("what does VACUUM do");
+    expect(withoutPleasantries("Thanks")).toBe("Thanks");
+    expect(withoutPleasantries("How do I say thanks in a commit message?")).toBe("How do I say thanks in a commit message?");
+  });
+});

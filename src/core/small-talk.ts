@@ -1,0 +1,75 @@
+import type { SourceInfo } from "./source-catalog.ts";
+
+export type SmallTalk = "greeting" | "thanks" | "farewell" | "about";
+
+/**
+ * The social phrases of English, by what they do: a closed class of language
+ * (not words picked from questions), matched as whole phrases. A message made
+ * only of these (and of filler such as "so much", "there", "again") is small
+ * talk; one that asks anything else is a question, greeting or not.
+ */
+const PHRASES: Array<[SmallTalk, string[]]> = [
+  ["thanks", ["thank you", "thank u", "thanks", "thanx", "thx", "ty", "cheers", "much appreciated", "appreciate it", "appreciated", "that helped", "this helped", "that helps", "this helps", "helpful", "very helpful", "that was helpful", "that's helpful", "great", "awesome", "perfect", "excellent", "nice", "cool", "brilliant", "wonderful", "got it", "ok", "okay", "alright", "all right", "understood", "makes sense", "great answer", "good answer", "good job", "well done", "you're the best", "you are the best"]],
+  ["farewell", ["bye", "bye bye", "goodbye", "good bye", "see you", "see ya", "see you later", "later", "take care", "good night", "have a nice day", "have a good day", "that's all", "that is all", "that's it", "i'm done", "i am done"]],
+  ["greeting", ["hi", "hello", "hey", "heya", "hiya", "howdy", "greetings", "yo", "good morning", "good afternoon", "good evening", "good day", "morning", "evening", "how are you", "how are you doing", "how's it going", "how is it going", "what's up", "whats up", "sup", "how do you do", "nice to meet you", "pleased to meet you"]],
+  ["about", ["who are you", "what are you", "what is this", "what can you do", "what can you help with", "what can you help me with", "what do you do", "what do you know", "what can i ask", "what can i ask you", "what should i ask", "how can you help", "how can you help me", "can you help me", "can you help", "help", "help me", "are you a bot", "are you human", "what's your name", "what is your name"]],
+];
+const FILLER = new Set(["so", "much", "very", "a", "lot", "again", "there", "docent", "everyone", "all", "folks", "friend", "mate", "buddy", "and", "oh", "well", "then", "for", "your", "the", "that", "it", "now", "today", "please", "just", "really", "guys", "bot", "assistant", "you", "too", "as", "always", "tons", "many", "indeed"]);
+
+/** Phrases longest first, as word arrays, so "thank you" wins over "you". */
+const PATTERNS = PHRASES.flatMap(([kind, phrases]) => phrases.map((p) => ({ kind, words: p.split(" ") }))).sort((a, b) => b.words.length - a.words.length);
+
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[’`]/g, "'")
+    .split(/[^\p{L}\p{N}']+/u)
+    .map((w) => w.replace(/^'+|'+$/g, ""))
+    .filter(Boolean);
+
+/** When a message does several things, the one a reply should answer: "ok, bye" takes leave, "hi, what can you do?" asks. */
+const PRIORITY: SmallTalk[] = ["farewell", "thanks", "about", "greeting"];
+
+/** What a message made only of social phrases does, or null when it asks anything else. */
+export function smallTalk(text: string): SmallTalk | null {
+  const ws = words(text);
+  if (ws.length === 0 || ws.length > 12) return null;
+  const kinds = new Set<SmallTalk>();
+  for (let i = 0; i < ws.length; ) {
+    const hit = PATTERNS.find((p) => p.words.every((w, k) => ws[i + k] === w));
+    if (hit) {
+      kinds.add(hit.kind);
+      i += hit.words.length;
+    } else if (FILLER.has(ws[i]!)) i++;
+    else return null;
+  }
+  return PRIORITY.find((k) => kinds.has(k)) ?? null;
+}
+
+/** Names a few sources, and how many more there are. */
+function sourceList(sources: readonly SourceInfo[]): string {
+  const names = sources.slice(0, 4).map((s) => s.name);
+  const more = sources.length - names.length;
+  if (more > 0) return `${names.join(", ")} and ${more} more`;
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0]!;
+}
+
+/** A short friendly reply to small talk that says what docent can answer. */
+export function smallTalkReply(kind: SmallTalk, sources: readonly SourceInfo[]): string {
+  const opening = { greeting: "Hello!", thanks: "You're welcome!", farewell: "Goodbye!", about: "I'm docent." }[kind];
+  const can =
+    sources.length === 0
+      ? "I answer questions from documentation, but no knowledge source has been added yet."
+      : `I answer questions from the documentation in my knowledge sources (${sourceList(sources)}) and cite the pages I draw on.`;
+  const ask = { greeting: " What would you like to know?", thanks: " Ask me anything else about them.", farewell: " Come back with any question about them.", about: " Ask me how to do something, for example." }[kind];
+  return `${opening} ${can}${sources.length === 0 ? "" : ask}`;
+}
+
+const LEADING = /^\s*(?:(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening))(?:\s+(?:there|docent|all|everyone))?[\s,!.:;-]+)+/i;
+const TRAILING = /(?:[\s,!.:;-]+(?:thanks(?: a lot| so much| in advance)?|thank you(?: so much| very much| in advance)?|thx|cheers|please)[\s!.]*)+$/i;
+
+/** The question without a greeting before it or thanks after it: "Hi! How do I…? Thanks" searches "How do I…?". */
+export function withoutPleasantries(text: string): string {
+  const stripped = text.replace(LEADING, "").replace(TRAILING, "").trim();
+  return stripped || text;
+}

@@ -1,0 +1,55 @@
+/** A stretch of passage text: prose, a fenced code block, or a list (consecutive `- ` / `1. ` items). */
+export interface Block {
+  kind: "prose" | "code" | "list";
+  /** Prose and list text as extracted; code without its fences. */
+  text: string;
+}
+
+const ITEM = /^(?:[-*•]|\d+\.)\s+/;
+
+/**
+ * Splits a passage into blocks. Ingestion fences code (```) and marks list
+ * items, so a code example or a list can be quoted whole rather than cut
+ * into sentences.
+ */
+export function passageBlocks(text: string): Block[] {
+  const blocks: Block[] = [];
+  const push = (kind: Block["kind"], body: string) => {
+    if (!body.trim()) return;
+    const last = blocks.at(-1);
+    // Paragraph breaks separate list items as they do paragraphs: consecutive items are one list.
+    if (last && last.kind === kind && kind !== "code") last.text += `\n${body}`;
+    else blocks.push({ kind, text: body });
+  };
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === "```") {
+      let end = i + 1;
+      while (end < lines.length && lines[end]!.trim() !== "```") end++;
+      blocks.push({ kind: "code", text: lines.slice(i + 1, end).join("\n").replace(/^\n+|\n+$/g, "") });
+      i = end;
+      continue;
+    }
+    if (!line.trim()) {
+      // A blank line ends a prose paragraph (but not a list: its items are often spaced).
+      if (blocks.at(-1)?.kind === "prose") blocks.push({ kind: "prose", text: "" });
+      continue;
+    }
+    push(ITEM.test(line) ? "list" : "prose", line);
+  }
+  return blocks.filter((b) => b.text.trim());
+}
+
+/** A list item's text without its marker. */
+export const itemText = (line: string) => line.replace(ITEM, "");
+
+/** The items of a list block, each on one line. */
+export function listItems(block: Block): string[] {
+  const items: string[] = [];
+  for (const line of block.text.split("\n")) {
+    if (ITEM.test(line) || items.length === 0) items.push(line);
+    else items[items.length - 1] += ` ${line.trim()}`;
+  }
+  return items;
+}
