@@ -6,8 +6,9 @@ import type { IndexWriter, Retriever } from "./core/retriever.ts";
 import type { SourceCatalog } from "./core/source-catalog.ts";
 import { migrateDatabase } from "./db/migrate-database.ts";
 import { createPostgresClient, createSqliteClient, isPostgresUrl } from "./db/prisma-client.ts";
-import { createPrismaKeyStore } from "./db/prisma-key-store.ts";
-import { createPrismaSourceCatalog } from "./db/prisma-source-catalog.ts";
+import { createCachedKeyStore } from "./db/cached-key-store.ts";
+import { createCachedSourceCatalog } from "./db/cached-source-catalog.ts";
+import { watchChanges } from "./db/change-counter.ts";
 import { createModelRegistry } from "./providers/model-registry.ts";
 import { countTokens } from "./providers/tokenizer.ts";
 import { isEnglishWord } from "./retrieval/english-words.ts";
@@ -63,8 +64,13 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
   const retrieve = embedder
     ? makeHybridRetriever({ lexical: index.retrieve, vectorSearch: index.vectorSearch, embedder, mode: config.RETRIEVAL_MODE, alpha: config.HYBRID_ALPHA })
     : index.retrieve;
-  const catalog = createPrismaSourceCatalog(prisma);
-  const keys = createPrismaKeyStore(prisma);
+  // Keys and sources are read on every request: held in memory, reloaded when the change counter moves.
+  const catalog = createCachedSourceCatalog(prisma);
+  const keys = createCachedKeyStore(prisma);
+  // The counter is read before the first load, so a change made in between is seen at the next look.
+  const changes = watchChanges(prisma, { intervalMs: config.REFRESH_INTERVAL_MS, onChange: () => Promise.all([catalog.reload(), keys.reload()]) });
+  await changes.started;
+  await Promise.all([catalog.reload(), keys.reload()]);
   const models = createModelRegistry(config, countTokens);
   const engine = createChatEngine({
     catalog,
@@ -91,6 +97,7 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
     resources: createResourceReader({ catalog, models }),
     rateLimiter,
     async close() {
+      changes.close();
       await rateLimiter.close();
       await prisma.$disconnect();
       await index.close();
