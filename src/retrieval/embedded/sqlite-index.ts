@@ -17,8 +17,14 @@ export interface SqliteIndex {
   /** Cosine search over stored embeddings (empty when none were stored). */
   vectorSearch: VectorSearch;
   writer: IndexWriter;
-  /** Chunk and page counts, for the CLI and benchmarks. */
-  stats(): { chunks: number; pages: number };
+  /**
+   * Reloads what other connections (the CLI, another process) committed since
+   * the last look; searches never do. Servers call it from a timer (`refreshMs`)
+   * and when the change counter moves.
+   */
+  refresh(): void;
+  /** Chunk and page counts, and the terms of the in-memory dictionary, for the CLI, benchmarks and tests. */
+  stats(): { chunks: number; pages: number; terms: number };
   close(): void;
 }
 
@@ -29,7 +35,7 @@ export interface SqliteIndex {
  * passages (readers see a source's old state or its new one) and searched in
  * memory, so a query costs postings arithmetic, not a scan of every match.
  */
-export function openSqliteIndex(file: string, { preload = false }: { preload?: boolean } = {}): SqliteIndex {
+export function openSqliteIndex(file: string, { preload = false, refreshMs }: { preload?: boolean; refreshMs?: number } = {}): SqliteIndex {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
@@ -101,18 +107,22 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
   if (preload) segments.current();
   const vectors = makeVectorStore(db);
   const written = <T>(result: T) => {
-    segments.invalidate();
+    segments.refreshAfterWrite();
     vectors.invalidate();
     return result;
   };
+  const refresh = () => {
+    if (segments.refresh()) vectors.invalidate();
+  };
+  const timer = refreshMs ? setInterval(refresh, refreshMs).unref() : undefined;
 
   return {
     vectorSearch: async (vector, sourceIds, limit) => vectors.search(vector, sourceIds, limit),
     async retrieve({ query, sourceIds, limit, signal }) {
       signal?.throwIfAborted();
-      const all = segments.current();
+      const { segments: all, dictionary } = segments.current();
       const scope = sourceIds ? sourceIds.flatMap((id) => all.get(id) ?? []) : [...all.values()];
-      const { terms, search, termMasks } = queryTerms(query, [...all.values()], segments.termId);
+      const { terms, search, termMasks } = queryTerms(query, [...all.values()], (term) => dictionary.get(term));
       const publicTerms = terms.map(({ term, text, weight }) => ({ term, text, weight }));
       const hits = searchSegments(scope, search, limit);
       if (hits.length === 0) return { chunks: [], terms: publicTerms };
@@ -149,11 +159,15 @@ export function openSqliteIndex(file: string, { preload = false }: { preload?: b
         written(remove.immediate(sourceId));
       },
     },
+    refresh,
     stats() {
       const chunks = (db.prepare(`SELECT count(*) AS n FROM chunk`).get() as { n: number }).n;
       const pages = (db.prepare(`SELECT count(*) AS n FROM page`).get() as { n: number }).n;
-      return { chunks, pages };
+      return { chunks, pages, terms: segments.current().dictionary.size };
     },
-    close: () => db.close(),
+    close() {
+      clearInterval(timer);
+      db.close();
+    },
   };
 }
