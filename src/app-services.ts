@@ -22,6 +22,7 @@ import { createResourceReader, type ResourceReader } from "./core/resource-reade
 import type { RateLimiter } from "./core/rate-limiter.ts";
 import { createRateLimiter } from "./rate-limit/create-rate-limiter.ts";
 import { ensureDataDir } from "./data-dir.ts";
+import { warmUp } from "./warm-up.ts";
 
 export type ChatEngine = ReturnType<typeof createChatEngine>;
 
@@ -47,6 +48,8 @@ export interface AppServices {
  * first), the embedded index, the models and the chat engine.
  */
 export async function createServices(config: Config, { preloadIndex = true }: { preloadIndex?: boolean } = {}): Promise<AppServices> {
+  // A server loads its tables now, not in its first requests (a CLI command needs neither).
+  if (preloadIndex) warmUp();
   // DATA_DIR holds the SQLite database and the embedded index, unless both live elsewhere.
   if (!config.DATABASE_URL || !config.WEAVIATE_URL) ensureDataDir(config.DATA_DIR);
   await migrateDatabase(config);
@@ -54,7 +57,7 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
   // Weaviate when WEAVIATE_URL is set (loaded only then), else the embedded on-disk index.
   const index = config.WEAVIATE_URL
     ? await (await import("./retrieval/weaviate/weaviate-index.ts")).openWeaviateIndex({ url: config.WEAVIATE_URL, grpcUrl: config.WEAVIATE_GRPC_URL, apiKey: config.WEAVIATE_API_KEY, prefix: config.WEAVIATE_COLLECTION_PREFIX })
-    : openSqliteIndex(indexFile(config), { preload: preloadIndex });
+    : openSqliteIndex(indexFile(config), { preload: preloadIndex, refreshMs: preloadIndex ? config.REFRESH_INTERVAL_MS : undefined });
   const embedder = config.EMBEDDINGS_MODEL
     ? createOpenAIEmbedder({
         client: new OpenAI({ apiKey: config.EMBEDDINGS_API_KEY ?? "not-needed", baseURL: config.EMBEDDINGS_BASE_URL, timeout: config.PROVIDER_TIMEOUT_MS, maxRetries: config.PROVIDER_MAX_RETRIES }),
@@ -68,7 +71,12 @@ export async function createServices(config: Config, { preloadIndex = true }: { 
   const catalog = createCachedSourceCatalog(prisma);
   const keys = createCachedKeyStore(prisma);
   // The counter is read before the first load, so a change made in between is seen at the next look.
-  const changes = watchChanges(prisma, { intervalMs: config.REFRESH_INTERVAL_MS, onChange: () => Promise.all([catalog.reload(), keys.reload()]) });
+  // An ingest writes the index before the catalog, so the index is refreshed first: a source listed is a source searched.
+  const onChange = () => {
+    if ("refresh" in index) index.refresh();
+    return Promise.all([catalog.reload(), keys.reload()]);
+  };
+  const changes = watchChanges(prisma, { intervalMs: config.REFRESH_INTERVAL_MS, onChange });
   await changes.started;
   await Promise.all([catalog.reload(), keys.reload()]);
   const models = createModelRegistry(config, countTokens);

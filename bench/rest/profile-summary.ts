@@ -17,7 +17,8 @@ function placeOf(url: string, functionName: string): string {
   if (!url) return `(${functionName.replace(/[()]/g, "") || "native"})`;
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1]!;
-  if (url.startsWith("node:")) return "node:" + url.slice(5).split("/")[0];
+  if (url.startsWith("node:internal/deps/")) return url.split("/").slice(0, 3).join("/");
+  if (url.startsWith("node:")) return url.split("/").slice(0, 2).join("/");
   const ours = /\/(src|dist|bench)\/(.*)$/.exec(url);
   return ours ? `${ours[1]}/${ours[2]}` : path.basename(url);
 }
@@ -47,6 +48,21 @@ export function summarizeProfile(file: string, top = 20): string {
     byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
     byPlace.set(place, (byPlace.get(place) ?? 0) + micros);
   }
+  // Inclusive time of our own functions (self plus everything they called), counted once per sample.
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const inclusive = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const { functionName, url, lineNumber } = byId.get(at)!.callFrame;
+      if (!/\/src\//.test(url)) continue;
+      const name = `${functionName || "(anonymous)"} ${placeOf(url, functionName)}:${lineNumber + 1}`;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      inclusive.set(name, (inclusive.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    }
+  });
   const list = (m: Map<string, number>, n: number) =>
     [...m]
       .sort((a, b) => b[1] - a[1])
@@ -57,8 +73,10 @@ export function summarizeProfile(file: string, top = 20): string {
     `busy ${(busy / 1e6).toFixed(1)} s, idle ${(idle / 1e6).toFixed(1)} s`,
     `by place:`,
     list(byPlace, 15),
-    `by function:`,
+    `by function (self):`,
     list(byFunction, top),
+    `our functions, inclusive (self + callees):`,
+    list(inclusive, top),
   ].join("\n");
 }
 
