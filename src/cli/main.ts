@@ -7,6 +7,7 @@ import { keysCommand } from "./keys-command.ts";
 import { UsageError } from "./output.ts";
 import { sourcesCommand } from "./sources-command.ts";
 import { StartupError } from "../startup-error.ts";
+import { loadEnvFile } from "../env-file.ts";
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -86,5 +87,6 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  loadEnvFile();
   process.exitCode = await runCli(process.argv.slice(2));
 }
