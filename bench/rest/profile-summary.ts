@@ -56,7 +56,7 @@ export function summarizeProfile(file: string, top = 20): string {
     const seen = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const { functionName, url, lineNumber } = byId.get(at)!.callFrame;
-      if (!/\/src\//.test(url)) continue;
+      if (!/\/(src|dist)\//.test(url)) continue;
       const name = `${functionName || "(anonymous)"} ${placeOf(url, functionName)}:${lineNumber + 1}`;
       if (seen.has(name)) continue;
       seen.add(name);
