@@ -33,6 +33,22 @@ describe("embedded index on disk", () => {
     server.close();
   });
 
+  it("reads a passage anew once its source is replaced, though the new rows reuse the old row ids", async () => {
+    const file = tempFile();
+    const server = openSqliteIndex(file, { preload: true });
+    const cli = openSqliteIndex(file);
+    const texts = async (index: ReturnType<typeof openSqliteIndex>) => (await index.retrieve({ query: "sharding", limit: 5 })).chunks.map((h) => [h.key, h.text]);
+    await server.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits data.")]);
+    const [[key]] = await texts(server);
+    await server.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits data across nodes.")]);
+    expect(await texts(server)).toEqual([[key, "Sharding splits data across nodes."]]);
+    await cli.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits tables.")]);
+    server.refresh();
+    expect(await texts(server)).toEqual([[key, "Sharding splits tables."]]);
+    cli.close();
+    server.close();
+  });
+
   it("refreshes on its own every refreshMs", async () => {
     const file = tempFile();
     const server = openSqliteIndex(file, { preload: true, refreshMs: 20 });

@@ -108,11 +108,14 @@ export function openSqliteIndex(file: string, { preload = false, refreshMs }: { 
   const vectors = makeVectorStore(db);
   const written = <T>(result: T) => {
     segments.refreshAfterWrite();
+    passagesById.clear();
     vectors.invalidate();
     return result;
   };
   const refresh = () => {
-    if (segments.refresh()) vectors.invalidate();
+    if (!segments.refresh()) return;
+    passagesById.clear();
+    vectors.invalidate();
   };
   const timer = refreshMs ? setInterval(refresh, refreshMs).unref() : undefined;
 

@@ -33,6 +33,7 @@ export function makeVectorStore(db: Database.Database) {
   return {
     invalidate() {
       dirty = true;
+      passagesById.clear();
     },
     search(query: Float32Array, sourceIds: readonly string[] | undefined, limit: number): RetrievedChunk[] {
       load();
