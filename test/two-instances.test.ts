@@ -22,7 +22,7 @@ describe.skipIf(!pg)(`two instances on one PostgreSQL${pg ? "" : " (skipped: Pos
   beforeAll(async () => {
     // REFRESH_INTERVAL_MS at its default (500 ms): the promise is "within a second".
     const start = (dir: string) => startServer(loadConfig({ DATABASE_URL: pg!.url, DATA_DIR: dir, PORT: "0", DOCENT_DEMO: "0" }), { log: () => {} });
-    [a, b] = await Promise.all(dirs.map(start));
+    [a, b] = (await Promise.all(dirs.map(start))) as [RunningServer, RunningServer];
   });
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);

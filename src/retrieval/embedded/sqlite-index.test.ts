@@ -39,7 +39,7 @@ describe("embedded index on disk", () => {
     const cli = openSqliteIndex(file);
     const texts = async (index: ReturnType<typeof openSqliteIndex>) => (await index.retrieve({ query: "sharding", limit: 5 })).chunks.map((h) => [h.key, h.text]);
     await server.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits data.")]);
-    const [[key]] = await texts(server);
+    const key = (await texts(server))[0]![0];
     await server.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits data across nodes.")]);
     expect(await texts(server)).toEqual([[key, "Sharding splits data across nodes."]]);
     await cli.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits tables.")]);
