@@ -103,7 +103,7 @@ export function makeSegmentStore(db: Database.Database) {
     };
   };
 
-  const reload = db.transaction((): Loaded => {
+  const reload = db.transaction((): Loaded & { changed: string[] } => {
     const live = new Map((generations.all() as Array<{ sourceId: string; generation: number }>).map((l) => [l.sourceId, l.generation]));
     const before = state?.segments ?? new Map<string, LoadedSegment>();
     let kept = [...before.values()].filter((s) => live.get(s.sourceId) === s.generation);
@@ -111,16 +111,19 @@ export function makeSegmentStore(db: Database.Database) {
     let dictionary = (state?.dictionary as Map<string, number> | undefined) ?? new Map<string, number>();
     if (kept.length < before.size) ({ dictionary, kept } = compact(dictionary, kept));
     const segments = new Map(kept.map((s) => [s.sourceId, s]));
-    for (const sourceId of live.keys()) if (!segments.has(sourceId)) segments.set(sourceId, load(row.get(sourceId) as SegmentRow, dictionary));
-    return { segments, dictionary };
+    const changed = [...live.keys()].filter((id) => !segments.has(id));
+    for (const sourceId of changed) segments.set(sourceId, load(row.get(sourceId) as SegmentRow, dictionary));
+    return { segments, dictionary, changed };
   });
 
-  const refresh = (force: boolean) => {
+  /** What a refresh reloaded: the sources loaded anew, and every live source (the rest are gone). Null: nothing had changed. */
+  const refresh = (force: boolean): { changed: string[]; live: ReadonlySet<string> } | null => {
     const v = dataVersion.get() as number;
-    if (!force && state && v === version) return false;
-    state = reload();
+    if (!force && state && v === version) return null;
+    const { changed, ...next } = reload();
+    state = next;
     version = v;
-    return true;
+    return { changed, live: new Set(next.segments.keys()) };
   };
 
   return {
@@ -129,7 +132,7 @@ export function makeSegmentStore(db: Database.Database) {
       if (!state) refresh(true);
       return state!;
     },
-    /** Reloads what other connections committed since the last refresh; true when something was reloaded. */
+    /** Reloads what other connections committed since the last refresh. */
     refresh: () => refresh(false),
     /** This connection wrote: SQLite's data_version only counts other connections' commits. */
     refreshAfterWrite: () => refresh(true),

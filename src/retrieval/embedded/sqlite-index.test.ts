@@ -49,6 +49,27 @@ describe("embedded index on disk", () => {
     server.close();
   });
 
+  it("searches another connection's embeddings once it refreshes, never reading them during a search", async () => {
+    const file = tempFile();
+    const server = openSqliteIndex(file, { preload: true });
+    const cli = openSqliteIndex(file);
+    const unit = (x: number, y: number) => new Float32Array([x, y].map((v) => v / Math.hypot(x, y)));
+    const withVector = (id: string, url: string, embedding: Float32Array) => ({ url, hash: url, chunks: [{ ...page(id, url, "T", "text").chunks[0]!, embedding }] });
+    await server.writer.replaceSource(ID, [withVector(ID, "https://x/a.html", unit(1, 0))]);
+    const found = async () => (await server.vectorSearch(unit(0, 1), undefined, 5)).map((c) => c.url);
+    expect(await found()).toEqual(["https://x/a.html"]);
+    const other = "33333333-2222-4333-8444-555555555555";
+    await cli.writer.replaceSource(other, [withVector(other, "https://y/b.html", unit(0, 1))]);
+    expect(await found()).toEqual(["https://x/a.html"]);
+    server.refresh();
+    expect(await found()).toEqual(["https://y/b.html", "https://x/a.html"]);
+    await cli.writer.removeSource(ID);
+    server.refresh();
+    expect(await found()).toEqual(["https://y/b.html"]);
+    cli.close();
+    server.close();
+  });
+
   it("refreshes on its own every refreshMs", async () => {
     const file = tempFile();
     const server = openSqliteIndex(file, { preload: true, refreshMs: 20 });

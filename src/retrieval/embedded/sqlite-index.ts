@@ -103,20 +103,23 @@ export function openSqliteIndex(file: string, { preload = false, refreshMs }: { 
   });
 
   const segments = makeSegmentStore(db);
-  // A server loads every segment at start, so its first question is as fast as the rest.
-  if (preload) segments.current();
   const vectors = makeVectorStore(db);
-  const written = <T>(result: T) => {
-    segments.refreshAfterWrite();
+  // A server loads every segment and vector at start, so its first question is as fast as the rest.
+  if (preload) {
+    segments.current();
+    vectors.load();
+  }
+  /** After a reload, the passages and vectors of the changed sources are read anew. */
+  const reloaded = (change: { changed: string[]; live: ReadonlySet<string> } | null) => {
+    if (!change) return;
     passagesById.clear();
-    vectors.invalidate();
+    vectors.refresh(change.changed, change.live);
+  };
+  const written = <T>(result: T) => {
+    reloaded(segments.refreshAfterWrite());
     return result;
   };
-  const refresh = () => {
-    if (!segments.refresh()) return;
-    passagesById.clear();
-    vectors.invalidate();
-  };
+  const refresh = () => reloaded(segments.refresh());
   const timer = refreshMs ? setInterval(refresh, refreshMs).unref() : undefined;
 
   return {
