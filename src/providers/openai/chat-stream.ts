@@ -59,8 +59,11 @@ export async function openChatStream(client: OpenAI, body: Record<string, unknow
 async function* events(response: http.IncomingMessage, headers: Headers, signal: AbortSignal | undefined): AsyncGenerator<Chunk> {
   response.setEncoding("utf8");
   let buffer = "";
+  let done = false;
   try {
     for await (const piece of response as AsyncIterable<string>) {
+      // After [DONE] the body's end is still read (it is in the same packet), so the connection goes back to the pool.
+      if (done) continue;
       buffer += piece;
       let end: number;
       while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
@@ -73,7 +76,10 @@ async function* events(response: http.IncomingMessage, headers: Headers, signal:
           else if (line.startsWith("event:")) event = line.slice(6).trim();
         }
         if (!data) continue;
-        if (data.startsWith("[DONE]")) return;
+        if (data.startsWith("[DONE]")) {
+          done = true;
+          break;
+        }
         const parsed = safeJson(data) as (Chunk & { error?: unknown; message?: string }) | undefined;
         if (parsed === undefined) throw new OpenAI.APIError(undefined, undefined, `Could not parse a streamed chunk: ${data.slice(0, 200)}`, headers);
         if (event === "error") throw new OpenAI.APIError(undefined, parsed.error as object, parsed.message, undefined);
@@ -86,7 +92,7 @@ async function* events(response: http.IncomingMessage, headers: Headers, signal:
     if (error instanceof OpenAI.APIError) throw error;
     throw new OpenAI.APIConnectionError({ cause: error as Error });
   } finally {
-    // Left early (client gone, or an error): free the connection rather than read the rest.
+    // Left early (client gone, or an error): the connection is closed rather than read to its end.
     if (!response.complete) response.destroy();
   }
 }
