@@ -160,7 +160,13 @@ async function benchIndex(kind: "demo" | "x10") {
 }
 
 try {
-  for (const kind of values.index!.split(",") as Array<"demo" | "x10">) await benchIndex(kind);
+  for (const kind of values.index!.split(",") as Array<"demo" | "x10">) {
+    if (kind === "x10" && !fs.existsSync(values.sources!)) {
+      console.log(`×10 index skipped: no eval sources at ${values.sources} (give --sources, or --index demo)`);
+      continue;
+    }
+    await benchIndex(kind);
+  }
 } finally {
   await relay.stop();
   await upstream.stop();
