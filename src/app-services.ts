@@ -6,8 +6,9 @@ import type { IndexWriter, Retriever } from "./core/retriever.ts";
 import type { SourceCatalog } from "./core/source-catalog.ts";
 import { migrateDatabase } from "./db/migrate-database.ts";
 import { createPostgresClient, createSqliteClient, isPostgresUrl } from "./db/prisma-client.ts";
-import { createPrismaKeyStore } from "./db/prisma-key-store.ts";
-import { createPrismaSourceCatalog } from "./db/prisma-source-catalog.ts";
+import { createCachedKeyStore } from "./db/cached-key-store.ts";
+import { createCachedSourceCatalog } from "./db/cached-source-catalog.ts";
+import { watchChanges } from "./db/change-counter.ts";
 import { createPrismaSyncLeases } from "./db/prisma-sync-leases.ts";
 import { createPrismaPageValidators } from "./db/prisma-page-validators.ts";
 import type { PageValidatorStore, SyncLeases } from "./core/source-sync.ts";
@@ -29,6 +30,7 @@ import { createRateLimiter } from "./rate-limit/create-rate-limiter.ts";
 import { ensureDataDir } from "./data-dir.ts";
 import { createUsageServices, type UsageServices } from "./usage-services.ts";
 import { englishAnalyzer } from "./text/english-analyzer.ts";
+import { warmUp } from "./warm-up.ts";
 
 export type ChatEngine = ReturnType<typeof createChatEngine>;
 
@@ -66,6 +68,8 @@ export interface AppServices {
  * first), the embedded index, the models and the chat engine.
  */
 export async function createServices(config: Config, { preloadIndex = true, logger = silentLogger() }: { preloadIndex?: boolean; logger?: Logger } = {}): Promise<AppServices> {
+  // A server loads its tables now, not in its first requests (a CLI command needs neither).
+  if (preloadIndex) warmUp();
   // DATA_DIR holds the SQLite database and the embedded index, unless both live elsewhere.
   if (!config.DATABASE_URL || !config.WEAVIATE_URL) ensureDataDir(config.DATA_DIR);
   await migrateDatabase(config);
@@ -75,7 +79,7 @@ export async function createServices(config: Config, { preloadIndex = true, logg
   // Weaviate when WEAVIATE_URL is set (loaded only then), else the embedded on-disk index.
   const index = config.WEAVIATE_URL
     ? await (await import("./retrieval/weaviate/weaviate-index.ts")).openWeaviateIndex({ url: config.WEAVIATE_URL, grpcUrl: config.WEAVIATE_GRPC_URL, apiKey: config.WEAVIATE_API_KEY, prefix: config.WEAVIATE_COLLECTION_PREFIX, analyzer })
-    : openSqliteIndex(indexFile(config), { preload: preloadIndex, analyzer });
+    : openSqliteIndex(indexFile(config), { preload: preloadIndex, refreshMs: preloadIndex ? config.REFRESH_INTERVAL_MS : undefined, analyzer });
   const embedder = config.EMBEDDINGS_MODEL
     ? createOpenAIEmbedder({
         client: new OpenAI({ apiKey: config.EMBEDDINGS_API_KEY ?? "not-needed", baseURL: config.EMBEDDINGS_BASE_URL, timeout: config.PROVIDER_TIMEOUT_MS, maxRetries: config.PROVIDER_MAX_RETRIES }),
@@ -85,8 +89,18 @@ export async function createServices(config: Config, { preloadIndex = true, logg
   const retrieve = embedder
     ? makeHybridRetriever({ lexical: index.retrieve, vectorSearch: index.vectorSearch, embedder, mode: config.RETRIEVAL_MODE, alpha: config.HYBRID_ALPHA, analyzer })
     : index.retrieve;
-  const catalog = createPrismaSourceCatalog(prisma);
-  const keys = createPrismaKeyStore(prisma);
+  // Keys and sources are read on every request: held in memory, reloaded when the change counter moves.
+  const catalog = createCachedSourceCatalog(prisma);
+  const keys = createCachedKeyStore(prisma);
+  // The counter is read before the first load, so a change made in between is seen at the next look.
+  // An ingest writes the index before the catalog, so the index is refreshed first: a source listed is a source searched.
+  const onChange = () => {
+    if ("refresh" in index) index.refresh();
+    return Promise.all([catalog.reload(), keys.reload()]);
+  };
+  const changes = watchChanges(prisma, { intervalMs: config.REFRESH_INTERVAL_MS, onChange });
+  await changes.started;
+  await Promise.all([catalog.reload(), keys.reload()]);
   const models = createModelRegistry(config, countTokens, analyzer);
   const engine = createChatEngine({
     catalog,
@@ -123,6 +137,7 @@ export async function createServices(config: Config, { preloadIndex = true, logg
     pageValidators: createPrismaPageValidators(prisma),
     usage,
     async close() {
+      changes.close();
       await rateLimiter.close();
       // Buffered usage is written before the database closes: a graceful stop loses none.
       await usage.close();

@@ -128,6 +128,12 @@ export const ConfigSchema = z.object({
   /** How long a stopping service lets requests and streams in flight run before it cuts them. */
   SHUTDOWN_GRACE_MS: int(0, 3_600_000, 10_000),
   PUBLIC_URL: optionalUrl,
+  /**
+   * How often a server looks for changes other processes made (the CLI, other
+   * instances): keys, sources, the embedded index. Each look is one tiny read;
+   * 500 ms keeps "a revoked key is refused everywhere within a second".
+   */
+  REFRESH_INTERVAL_MS: int(50, 60_000, 500),
   CORS_ORIGINS: corsOrigins,
   /** One JSON line per request (human-readable on a terminal); the question's text only with LOG_QUESTIONS. */
   LOG_LEVEL: optionalString

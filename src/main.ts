@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, type Config } from "./config.ts";
+import { loadEnvFile } from "./env-file.ts";
 import { startServer, type RunningServer } from "./server.ts";
 import { StartupError } from "./startup-error.ts";
 
@@ -28,6 +29,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
 }
 
 try {
+  loadEnvFile();
   config = loadConfig();
   server = await startServer(config);
 } catch (error) {

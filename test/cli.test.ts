@@ -27,6 +27,7 @@ describe("CLI", () => {
       return { code: e.code, stdout: e.stdout, stderr: e.stderr };
     }
   };
+  const withinASecond = { timeout: 1000, interval: 50 };
   const ask = (key: string, content: string) =>
     fetch(`${server.url}/v1/chat/completions`, {
       method: "POST",
@@ -36,7 +37,8 @@ describe("CLI", () => {
 
   beforeAll(async () => {
     dataDir = tempDir();
-    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0" }), { log: () => {}, logger: silentLogger() });
+    // The server sees the CLI's changes when it next looks (every REFRESH_INTERVAL_MS): the tests allow a second.
+    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0", REFRESH_INTERVAL_MS: "200" }), { log: () => {}, logger: silentLogger() });
   });
   afterAll(async () => {
     await server.close();
@@ -49,7 +51,7 @@ describe("CLI", () => {
     const key = JSON.parse(created.stdout);
     expect(key).toMatchObject({ name: "ci" });
     expect(key.key).toMatch(/^dk_[A-Za-z0-9_-]{43}$/);
-    expect((await ask(key.key, "vacuum")).status).toBe(200);
+    await expect.poll(async () => (await ask(key.key, "vacuum")).status, withinASecond).toBe(200);
 
     const list = await cli("keys", "list");
     expect(list.stdout).toContain(key.id);
@@ -61,7 +63,7 @@ describe("CLI", () => {
     expect(dump).toMatch(/[0-9a-f]{64}/);
 
     expect((await cli("keys", "revoke", key.id)).code).toBe(0);
-    expect((await ask(key.key, "vacuum")).status).toBe(401);
+    await expect.poll(async () => (await ask(key.key, "vacuum")).status, withinASecond).toBe(401);
     expect((await cli("keys", "revoke", key.id)).code).not.toBe(0);
   });
 
@@ -91,7 +93,7 @@ describe("CLI", () => {
       expect(Date.parse(byName.expires_at) - started).toBeGreaterThanOrEqual(90 * 60_000);
       expect(Date.parse(byName.expires_at) - finished).toBeLessThanOrEqual(90 * 60_000);
       expect(open).toMatchObject({ source_ids: null, expires_at: null });
-      expect((await ask(scoped.key, "vacuum")).status).toBe(200);
+      await expect.poll(async () => (await ask(scoped.key, "vacuum")).status, withinASecond).toBe(200);
 
       expect(refused.map((r) => r.code)).toEqual([2, 2, 2, 2]);
       expect(errorLines(refused[0]!.stderr)).toEqual(["docent: --expires-in '1y' is not a duration: use a whole number of minutes, hours or days, like 90m, 12h or 30d (at most 36500d)."]);
@@ -132,8 +134,8 @@ describe("CLI", () => {
     expect(source.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(source.chunks).toBeGreaterThanOrEqual(2);
 
-    const reply = (await (await ask(key, "How do I shrink the database file with VACUUM?")).json()) as { url_references: string[] };
-    expect(pageOf(reply.url_references[0])).toBe("https://www.sqlite.org/lang/vacuum.md");
+    const references = async () => ((await (await ask(key, "How do I shrink the database file with VACUUM?")).json()) as { url_references: string[] }).url_references;
+    await expect.poll(async () => pageOf((await references())[0]), withinASecond).toBe("https://www.sqlite.org/lang/vacuum.md");
 
     // Adding the same name again replaces it in place: same id, no duplicates.
     const again = JSON.parse((await cli("sources", "add", "--name", "SQLite", "--dir", path.join(FIXTURES, "sqlite"), "--base-url", "https://www.sqlite.org", "--json")).stdout);
@@ -143,8 +145,7 @@ describe("CLI", () => {
     expect(listed).toEqual([expect.objectContaining({ id: source.id, chunks: source.chunks, description: "SQLite docs" })]);
 
     expect((await cli("sources", "remove", source.id)).code).toBe(0);
-    const after = (await (await ask(key, "How do I shrink the database file with VACUUM?")).json()) as { url_references: string[] };
-    expect(after.url_references).toEqual([]);
+    await expect.poll(references, withinASecond).toEqual([]);
   });
 
   it("fails clearly on bad input and leaves no partial source", async () => {

@@ -10,6 +10,7 @@ import { usageCommand } from "./usage-command.ts";
 import { reportCommand } from "./report-command.ts";
 import { StartupError } from "../startup-error.ts";
 import { SyncInProgressError } from "../sync/run-sync.ts";
+import { loadEnvFile } from "../env-file.ts";
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -108,5 +109,6 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  loadEnvFile();
   process.exitCode = await runCli(process.argv.slice(2));
 }

@@ -115,7 +115,7 @@ describe("upgrade of a database made before key scopes and expiry", () => {
       for (const k of old) insert.run(k.id, k.name, keyLookup(k.key), hashKey(k.key), k.createdAt, k.revokedAt);
       db.close();
 
-      expect(migrateSqlite(file).applied[0]).toBe(SCOPE_MIGRATION);
+      expect(migrateSqlite(file).applied.filter((name) => name <= SCOPE_MIGRATION)).toEqual([SCOPE_MIGRATION]);
       const prisma = createSqliteClient(file);
       try {
         await expectUpgraded(createPrismaKeyStore(prisma), old);
@@ -143,7 +143,7 @@ describe("upgrade of a database made before key scopes and expiry", () => {
       }
       await client.end();
 
-      expect((await migratePostgres(url)).applied[0]).toBe(SCOPE_MIGRATION);
+      expect((await migratePostgres(url)).applied.filter((name) => name <= SCOPE_MIGRATION)).toEqual([SCOPE_MIGRATION]);
       const prisma = await createPostgresClient(url);
       try {
         await expectUpgraded(createPrismaKeyStore(prisma), old);

@@ -4,8 +4,10 @@ import { z } from "zod";
 import { generateApiKey, hashKey, keyLookup, keyMatches, looksLikeKey } from "../auth/api-key.ts";
 import { badRequest } from "../core/errors.ts";
 import { keyStatus, type ApiKeyInfo, type KeyStore } from "../core/key-store.ts";
+import { bumpChanges } from "./change-counter.ts";
 
-type Row = {
+export type KeyRow = {
+  hash: string;
   id: string;
   name: string;
   lookup: string;
@@ -19,7 +21,7 @@ type Row = {
 const StoredScope = z.array(z.string().min(1)).min(1);
 
 /** The scope column is JSON text (the same in SQLite and PostgreSQL); an unreadable one fails loudly, never as "every source". */
-function scopeOf(row: Row): string[] | null {
+function scopeOf(row: KeyRow): string[] | null {
   if (row.sourceIds === null) return null;
   let parsed: unknown;
   try {
@@ -32,7 +34,7 @@ function scopeOf(row: Row): string[] | null {
   return scope.data;
 }
 
-const info = (row: Row): ApiKeyInfo => ({
+const info = (row: KeyRow): ApiKeyInfo => ({
   id: row.id,
   name: row.name,
   prefix: row.lookup,
@@ -48,17 +50,35 @@ export interface PrismaKeyStoreOptions {
   now?: () => Date;
 }
 
-export function createPrismaKeyStore(prisma: PrismaClient, { now = () => new Date() }: PrismaKeyStoreOptions = {}): KeyStore {
-  /** The key if active now, recording its use at most once a minute, off the request's path. */
-  const activeInfo = (row: Row | null | undefined): ApiKeyInfo | null => {
+/**
+ * The key of a row if it is active now, recording its use at most once a
+ * minute, off the request's path. The row keeps the time recorded, so a row
+ * held in memory (cached-key-store.ts) is not written on every request.
+ */
+export function makeActiveInfo(prisma: PrismaClient, now: () => Date) {
+  return (row: KeyRow | null | undefined): ApiKeyInfo | null => {
     if (!row) return null;
     const at = now();
     if (keyStatus(row, at) !== "active") return null;
+    const result = info(row);
     if (!row.lastUsedAt || at.getTime() - row.lastUsedAt.getTime() > 60_000) {
       prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: at } }).catch(() => {});
+      row.lastUsedAt = at;
     }
-    return info(row);
+    return result;
   };
+}
+
+/** Every candidate row is compared, so timing does not depend on which one matches. */
+export function matchingRow(presented: string, rows: readonly KeyRow[]): KeyRow | undefined {
+  let match: KeyRow | undefined;
+  for (const row of rows) if (keyMatches(presented, row.hash) && !match) match = row;
+  return match;
+}
+
+/** Keys in the database, each request one query (see cached-key-store.ts for the one servers use). Writes move the change counter. */
+export function createPrismaKeyStore(prisma: PrismaClient, { now = () => new Date() }: PrismaKeyStoreOptions = {}): KeyStore {
+  const activeInfo = makeActiveInfo(prisma, now);
 
   return {
     async create(name, { sourceIds = null, expiresAt = null } = {}) {
@@ -68,33 +88,32 @@ export function createPrismaKeyStore(prisma: PrismaClient, { now = () => new Dat
       const createdAt = now();
       if (expiresAt !== null && !(expiresAt.getTime() > createdAt.getTime())) throw badRequest("A key's expiry must lie in the future.", "expiresAt");
       const key = generateApiKey();
-      const row = await prisma.apiKey.create({
-        data: {
-          id: randomUUID(),
-          name,
-          lookup: keyLookup(key),
-          hash: hashKey(key),
-          createdAt,
-          sourceIds: sourceIds === null ? null : JSON.stringify([...new Set(sourceIds)]),
-          expiresAt,
-        },
-      });
+      const [row] = await prisma.$transaction([
+        prisma.apiKey.create({
+          data: {
+            id: randomUUID(),
+            name,
+            lookup: keyLookup(key),
+            hash: hashKey(key),
+            createdAt,
+            sourceIds: sourceIds === null ? null : JSON.stringify([...new Set(sourceIds)]),
+            expiresAt,
+          },
+        }),
+        bumpChanges(prisma),
+      ]);
       return { ...info(row), key };
     },
     async list() {
       return (await prisma.apiKey.findMany({ orderBy: { createdAt: "asc" } })).map(info);
     },
     async revoke(id) {
-      const { count } = await prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now() } });
+      const [{ count }] = await prisma.$transaction([prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now() } }), bumpChanges(prisma)]);
       return count > 0;
     },
     async verify(presented) {
       if (!looksLikeKey(presented)) return null;
-      const rows = await prisma.apiKey.findMany({ where: { lookup: keyLookup(presented) } });
-      // Every candidate is compared, so timing does not depend on which one matches.
-      let match: Row | undefined;
-      for (const row of rows) if (keyMatches(presented, row.hash) && !match) match = row;
-      return activeInfo(match);
+      return activeInfo(matchingRow(presented, await prisma.apiKey.findMany({ where: { lookup: keyLookup(presented) } })));
     },
     async getActive(id) {
       return activeInfo(await prisma.apiKey.findUnique({ where: { id } }));

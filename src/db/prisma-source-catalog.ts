@@ -2,6 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
 import type { SyncSummary } from "../core/source-sync.ts";
+import { bumpChanges } from "./change-counter.ts";
 
 type Row = Omit<SourceInfo, "lastSync"> & { lastSync: string | null };
 
@@ -36,6 +37,7 @@ function summaryOf(text: string | null): SyncSummary | null {
 
 const toInfo = (row: Row): SourceInfo => ({ ...row, lastSync: summaryOf(row.lastSync) });
 
+/** Sources in the database, each call one query (see cached-source-catalog.ts for the one servers use). Writes move the change counter. */
 export function createPrismaSourceCatalog(prisma: PrismaClient): SourceCatalog {
   return {
     list: async () => (await prisma.source.findMany({ orderBy: { name: "asc" } })).map(toInfo),
@@ -47,12 +49,16 @@ export function createPrismaSourceCatalog(prisma: PrismaClient): SourceCatalog {
       const row = await prisma.source.findUnique({ where: { name } });
       return row && toInfo(row);
     },
-    upsert: async (source) => toInfo(await prisma.source.upsert({ where: { id: source.id }, create: source, update: source })),
+    async upsert(source) {
+      const [saved] = await prisma.$transaction([prisma.source.upsert({ where: { id: source.id }, create: source, update: source }), bumpChanges(prisma)]);
+      return toInfo(saved);
+    },
     async remove(id) {
       const [, , { count }] = await prisma.$transaction([
         prisma.pageValidator.deleteMany({ where: { sourceId: id } }),
         prisma.syncLease.deleteMany({ where: { sourceId: id } }),
         prisma.source.deleteMany({ where: { id } }),
+        bumpChanges(prisma),
       ]);
       return count > 0;
     },
@@ -65,12 +71,15 @@ export function createPrismaSourceCatalog(prisma: PrismaClient): SourceCatalog {
           where: { id },
           data: { lastSync: JSON.stringify(summary), updatedAt: row.updatedAt, ...(summary.status === "ok" && { lastSyncedAt: new Date(summary.finishedAt) }) },
         });
+        await bumpChanges(tx);
       });
     },
     async setRefresh(id, seconds) {
       await prisma.$transaction(async (tx) => {
         const row = await tx.source.findUnique({ where: { id }, select: { updatedAt: true } });
-        if (row) await tx.source.update({ where: { id }, data: { refreshSeconds: seconds, updatedAt: row.updatedAt } });
+        if (!row) return;
+        await tx.source.update({ where: { id }, data: { refreshSeconds: seconds, updatedAt: row.updatedAt } });
+        await bumpChanges(tx);
       });
     },
   };

@@ -23,7 +23,7 @@ export function restRoutes({ engine, resources, maxBodyBytes, usage, ...admitDep
   const app = new Hono<AdmissionEnv>();
   app.use("*", admission(admitDeps, { reject: true }));
 
-  app.post("/chat/completions", limitBody(maxBodyBytes), async (c) => {
+  app.post("/chat/completions", limitBody(maxBodyBytes, { rereadable: false }), async (c) => {
     let body: unknown;
     try {
       body = JSON.parse(await c.req.text());

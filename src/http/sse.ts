@@ -49,6 +49,9 @@ export function sseResponse(
       "cache-control": "no-cache",
       connection: "keep-alive",
       "x-accel-buffering": "no",
+      // Said outright, so @hono/node-server writes the first event at once: a stream without it is read
+      // ahead for a content length, and a second event not ready yet costs a timer turn (≥ 1 ms).
+      "transfer-encoding": "chunked",
       ...headers,
     },
   });

@@ -35,7 +35,7 @@ export function usageRoutes({ usage, maxBodyBytes }: UsageRouteDeps) {
     if (!parsed.success) throw zodToBadRequest(parsed.error, c.req.query());
     return c.json(await usage.read(caller.key.id, parsed.data));
   });
-  app.post("/feedback", limitBody(maxBodyBytes), async (c) => {
+  app.post("/feedback", limitBody(maxBodyBytes, { rereadable: false }), async (c) => {
     let body: unknown;
     try {
       body = JSON.parse(await c.req.text());

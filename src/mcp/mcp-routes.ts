@@ -35,7 +35,7 @@ export function mcpRoutes({ services, maxBodyBytes, guards, ...admitDeps }: McpD
   const app = new Hono<AdmissionEnv>();
   for (const guard of mcpRequestGuards(guards)) app.use("/", guard);
   app.use("/", admission(admitDeps, { reject: false }));
-  app.all("/", limitBody(maxBodyBytes, refusalResponse), (c) => {
+  app.all("/", limitBody(maxBodyBytes, { refuse: refusalResponse }), (c) => {
     const admitted = c.get("admission");
     if ("error" in admitted) return refusalResponse(admitted.error);
     return handler.fetch(c.req.raw, { authInfo: authInfoOf(admitted.caller) });

@@ -32,6 +32,9 @@ function countDirect(text: string): number {
   return count(text, { allowedSpecial: "all" });
 }
 
+/** Whether the encoding tables are in memory (loaded at a server's start: see warm-up.ts). */
+export const tokenizerLoaded = () => count !== undefined;
+
 /** The tokenizer's count, long runs cut into pieces (see MAX_RUN). */
 function countRuns(text: string): number {
   let total = 0;

@@ -8,3 +8,6 @@ export function isEnglishWord(word: string): boolean {
   english ??= new Set(fs.readFileSync(wordListPath, "utf8").split("\n"));
   return english.has(word);
 }
+
+/** Whether the list is in memory (loaded at a server's start: see warm-up.ts). */
+export const englishWordsLoaded = () => english !== undefined;

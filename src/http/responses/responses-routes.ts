@@ -23,7 +23,7 @@ export interface ResponsesDeps {
  */
 export function responsesRoutes({ engine, maxBodyBytes }: ResponsesDeps) {
   const app = new Hono<AdmissionEnv>();
-  app.post("/", limitBody(maxBodyBytes), async (c) => {
+  app.post("/", limitBody(maxBodyBytes, { rereadable: false }), async (c) => {
     let body: unknown;
     try {
       body = JSON.parse(await c.req.text());

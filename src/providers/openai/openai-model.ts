@@ -4,6 +4,7 @@ import { isAbortError } from "../../core/errors.ts";
 import { mapProviderError, type ProviderLabel } from "../provider-error.ts";
 import { mapOpenAIFinishReason } from "./map-finish-reason.ts";
 import { toOpenAIResponseFormat } from "./map-response-format.ts";
+import { openChatStream } from "./chat-stream.ts";
 
 export interface OpenAIModelOptions {
   client: OpenAI;
@@ -49,10 +50,8 @@ export function createOpenAIModel({ client, label, maxTokensField }: OpenAIModel
     async doStream(options) {
       let response: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
       try {
-        response = await client.chat.completions.create(
-          { ...body(options), stream: true, stream_options: { include_usage: true } },
-          { signal: options.abortSignal },
-        );
+        // The SDK's wire format over node:http (chat-stream.ts): the SDK's streaming costs more than the rest of a request.
+        response = await openChatStream(client, { ...body(options), stream: true, stream_options: { include_usage: true } }, options.abortSignal);
       } catch (error) {
         throw mapProviderError(error, label);
       }

@@ -57,27 +57,35 @@ interface SegmentRow {
   masks: Buffer;
 }
 
+/** What searches read: the segments and the dictionary their term ids index, swapped as one. */
+interface Loaded {
+  segments: ReadonlyMap<string, LoadedSegment>;
+  dictionary: ReadonlyMap<string, number>;
+}
+
 /**
- * Every source's segment, held in memory and kept in step with the database:
- * when this or another connection commits, the segments whose generation
- * changed are reloaded from one consistent snapshot.
+ * Every source's segment, held in memory and kept in step with the database
+ * by `refresh` (called after this connection writes, and by a timer or the
+ * server's change watcher for other connections' commits), never by a search:
+ * a refresh reloads only the segments whose generation changed, from one
+ * consistent snapshot, and swaps the new state in at once. Term ids are
+ * interned in one dictionary; when a refresh drops or replaces segments, the
+ * dictionary is rebuilt from the terms still in use, so it does not only grow.
  */
 export function makeSegmentStore(db: Database.Database) {
   const dataVersion = db.prepare(`PRAGMA data_version`).pluck();
   const generations = db.prepare(`SELECT source_id AS sourceId, generation FROM segment`);
   const row = db.prepare(`SELECT source_id AS sourceId, generation, docs, tokens, terms, rowids, lengths, starts, postings, freqs, masks FROM segment WHERE source_id = ?`);
-  const dictionary = new Map<string, number>();
-  const loaded = new Map<string, LoadedSegment>();
+  let state: Loaded | null = null;
   let version = -1;
-  let dirty = true;
 
-  const intern = (term: string) => {
-    let id = dictionary.get(term);
-    if (id === undefined) dictionary.set(term, (id = dictionary.size));
-    return id;
-  };
-  const load = (r: SegmentRow): LoadedSegment => {
+  const load = (r: SegmentRow, dictionary: Map<string, number>): LoadedSegment => {
     const terms = r.terms ? r.terms.split("\n") : [];
+    const intern = (term: string) => {
+      let id = dictionary.get(term);
+      if (id === undefined) dictionary.set(term, (id = dictionary.size));
+      return id;
+    };
     const order = terms.map((term, slot) => [intern(term), slot] as const).sort((a, b) => a[0] - b[0]);
     return {
       sourceId: r.sourceId,
@@ -94,31 +102,58 @@ export function makeSegmentStore(db: Database.Database) {
       masks: typed(r.masks, Uint8Array),
     };
   };
-  const refresh = db.transaction(() => {
-    const live = generations.all() as Array<{ sourceId: string; generation: number }>;
-    const ids = new Set(live.map((l) => l.sourceId));
-    for (const id of loaded.keys()) if (!ids.has(id)) loaded.delete(id);
-    for (const { sourceId, generation } of live) {
-      if (loaded.get(sourceId)?.generation === generation) continue;
-      loaded.set(sourceId, load(row.get(sourceId) as SegmentRow));
-    }
+
+  const reload = db.transaction((): Loaded & { changed: string[] } => {
+    const live = new Map((generations.all() as Array<{ sourceId: string; generation: number }>).map((l) => [l.sourceId, l.generation]));
+    const before = state?.segments ?? new Map<string, LoadedSegment>();
+    let kept = [...before.values()].filter((s) => live.get(s.sourceId) === s.generation);
+    // New terms are added in place (ids already handed out stay valid); a compaction builds a new dictionary.
+    let dictionary = (state?.dictionary as Map<string, number> | undefined) ?? new Map<string, number>();
+    if (kept.length < before.size) ({ dictionary, kept } = compact(dictionary, kept));
+    const segments = new Map(kept.map((s) => [s.sourceId, s]));
+    const changed = [...live.keys()].filter((id) => !segments.has(id));
+    for (const sourceId of changed) segments.set(sourceId, load(row.get(sourceId) as SegmentRow, dictionary));
+    return { segments, dictionary, changed };
   });
 
-  return {
-    /** The segments as last committed, by source id. */
-    current(): ReadonlyMap<string, LoadedSegment> {
-      const v = dataVersion.get() as number;
-      if (dirty || v !== version) {
-        refresh();
-        version = v;
-        dirty = false;
-      }
-      return loaded;
-    },
-    /** This connection wrote: reload before the next search (SQLite's data_version only counts other connections). */
-    invalidate() {
-      dirty = true;
-    },
-    termId: (term: string) => dictionary.get(term),
+  /** What a refresh reloaded: the sources loaded anew, and every live source (the rest are gone). Null: nothing had changed. */
+  const refresh = (force: boolean): { changed: string[]; live: ReadonlySet<string> } | null => {
+    const v = dataVersion.get() as number;
+    if (!force && state && v === version) return null;
+    const { changed, ...next } = reload();
+    state = next;
+    version = v;
+    return { changed, live: new Set(next.segments.keys()) };
   };
+
+  return {
+    /** The segments as last refreshed, by source id, and their dictionary (loaded on first use if never refreshed). */
+    current(): Loaded {
+      if (!state) refresh(true);
+      return state!;
+    },
+    /** Reloads what other connections committed since the last refresh. */
+    refresh: () => refresh(false),
+    /** This connection wrote: SQLite's data_version only counts other connections' commits. */
+    refreshAfterWrite: () => refresh(true),
+  };
+}
+
+/**
+ * The dictionary reduced to the terms the kept segments use, ids given in
+ * their old order (so every segment's sorted ids stay sorted), and the
+ * segments with their ids renumbered.
+ */
+function compact(dictionary: ReadonlyMap<string, number>, kept: readonly LoadedSegment[]) {
+  const used = new Uint8Array(dictionary.size);
+  for (const s of kept) for (const id of s.ids) used[id] = 1;
+  const renumber = new Int32Array(dictionary.size);
+  const next = new Map<string, number>();
+  // A Map iterates in insertion order, and ids were handed out in that order.
+  for (const [term, id] of dictionary) {
+    if (!used[id]) continue;
+    renumber[id] = next.size;
+    next.set(term, next.size);
+  }
+  return { dictionary: next, kept: kept.map((s) => ({ ...s, ids: s.ids.map((id) => renumber[id]!) })) };
 }

@@ -20,15 +20,87 @@ retrieverContract("embedded SQLite index", embedded);
 embeddedRetrieverChecks("embedded SQLite index", embedded);
 
 describe("embedded index on disk", () => {
-  it("serves what another connection committed, as a second process would", async () => {
+  const page = (id: string, url: string, title: string, text: string) => ({ url, hash: url, chunks: [{ sourceId: id, url, anchor: "", title, section: "", text }] });
+  const urls = async (index: ReturnType<typeof openSqliteIndex>, query: string) => (await index.retrieve({ query, limit: 5 })).chunks.map((h) => h.url);
+
+  it("serves what another connection committed once it refreshes, as a server sees a CLI's ingest", async () => {
     const file = tempFile();
-    const server = openSqliteIndex(file);
+    const server = openSqliteIndex(file, { preload: true });
     const cli = openSqliteIndex(file);
-    const id = "11111111-2222-4333-8444-555555555555";
-    expect((await server.retrieve({ query: "sharding", limit: 5 })).chunks).toEqual([]);
-    await cli.writer.replaceSource(id, [{ url: "https://x/a.html", hash: "h", chunks: [{ sourceId: id, url: "https://x/a.html", anchor: "", title: "Sharding", section: "", text: "Sharding splits data." }] }]);
-    expect((await server.retrieve({ query: "sharding", limit: 5 })).chunks.map((h) => h.url)).toEqual(["https://x/a.html"]);
+    expect(await urls(server, "sharding")).toEqual([]);
+    await cli.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits data.")]);
+    // A search never reloads: the old state serves until the refresh swaps the new one in.
+    expect(await urls(server, "sharding")).toEqual([]);
+    server.refresh();
+    expect(await urls(server, "sharding")).toEqual(["https://x/a.html"]);
     cli.close();
+    server.close();
+  });
+
+  it("reads a passage anew once its source is replaced, though the new rows reuse the old row ids", async () => {
+    const file = tempFile();
+    const server = openSqliteIndex(file, { preload: true });
+    const cli = openSqliteIndex(file);
+    const texts = async (index: ReturnType<typeof openSqliteIndex>) => (await index.retrieve({ query: "sharding", limit: 5 })).chunks.map((h) => [h.key, h.text]);
+    await server.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits data.")]);
+    const key = (await texts(server))[0]![0];
+    await server.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits data across nodes.")]);
+    expect(await texts(server)).toEqual([[key, "Sharding splits data across nodes."]]);
+    await cli.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits tables.")]);
+    server.refresh();
+    expect(await texts(server)).toEqual([[key, "Sharding splits tables."]]);
+    cli.close();
+    server.close();
+  });
+
+  it("searches another connection's embeddings once it refreshes, never reading them during a search", async () => {
+    const file = tempFile();
+    const server = openSqliteIndex(file, { preload: true });
+    const cli = openSqliteIndex(file);
+    const unit = (x: number, y: number) => new Float32Array([x, y].map((v) => v / Math.hypot(x, y)));
+    const withVector = (id: string, url: string, embedding: Float32Array) => ({ url, hash: url, chunks: [{ ...page(id, url, "T", "text").chunks[0]!, embedding }] });
+    await server.writer.replaceSource(ID, [withVector(ID, "https://x/a.html", unit(1, 0))]);
+    const found = async () => (await server.vectorSearch(unit(0, 1), undefined, 5)).map((c) => c.url);
+    expect(await found()).toEqual(["https://x/a.html"]);
+    const other = "33333333-2222-4333-8444-555555555555";
+    await cli.writer.replaceSource(other, [withVector(other, "https://y/b.html", unit(0, 1))]);
+    expect(await found()).toEqual(["https://x/a.html"]);
+    server.refresh();
+    expect(await found()).toEqual(["https://y/b.html", "https://x/a.html"]);
+    await cli.writer.removeSource(ID);
+    server.refresh();
+    expect(await found()).toEqual(["https://y/b.html"]);
+    cli.close();
+    server.close();
+  });
+
+  it("refreshes on its own every refreshMs", async () => {
+    const file = tempFile();
+    const server = openSqliteIndex(file, { preload: true, refreshMs: 20 });
+    const cli = openSqliteIndex(file);
+    await cli.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits data.")]);
+    await expect.poll(() => urls(server, "sharding"), { timeout: 1000, interval: 10 }).toEqual(["https://x/a.html"]);
+    cli.close();
+    server.close();
+  });
+
+  it("rebuilds its term dictionary when sources are replaced or removed, so it holds only terms in use", async () => {
+    const file = tempFile();
+    const server = openSqliteIndex(file, { preload: true });
+    const other = "22222222-2222-4333-8444-555555555555";
+    await server.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits data.")]);
+    await server.writer.replaceSource(other, [page(other, "https://y/b.html", "Vacuum", "Vacuum reclaims space.")]);
+    const before = server.stats().terms;
+    await server.writer.replaceSource(ID, [page(ID, "https://x/c.html", "Replication", "Replication copies rows.")]);
+    await server.writer.removeSource(other);
+    expect(server.stats().terms).toBeLessThan(before);
+    expect(await urls(server, "replication copies")).toEqual(["https://x/c.html"]);
+    expect(await urls(server, "sharding")).toEqual([]);
+    expect(await urls(server, "vacuum")).toEqual([]);
+    // The remaining source's terms were renumbered with the dictionary and still find it.
+    await server.writer.replaceSource(other, [page(other, "https://y/d.html", "Rows", "Rows and replication.")]);
+    expect(await urls(server, "copies")).toEqual(["https://x/c.html"]);
+    expect((await urls(server, "replication")).sort()).toEqual(["https://x/c.html", "https://y/d.html"]);
     server.close();
   });
 });

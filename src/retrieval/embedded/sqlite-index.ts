@@ -20,8 +20,14 @@ export interface SqliteIndex {
   vectorSearch: VectorSearch;
   writer: IndexWriter;
   readPage: PageReader;
-  /** Chunk and page counts, for the CLI and benchmarks. */
-  stats(): { chunks: number; pages: number };
+  /**
+   * Reloads what other connections (the CLI, another process) committed since
+   * the last look; searches never do. Servers call it from a timer (`refreshMs`)
+   * and when the change counter moves.
+   */
+  refresh(): void;
+  /** Chunk and page counts, and the terms of the in-memory dictionary, for the CLI, benchmarks and tests. */
+  stats(): { chunks: number; pages: number; terms: number };
   close(): void;
 }
 
@@ -35,7 +41,7 @@ export interface SqliteIndex {
 export function openSqliteIndex(
   file: string,
   /** `analyzer`: how passages and questions are read (the one the rest of docent uses); segments store its terms. */
-  { preload = false, analyzer = englishAnalyzer }: { preload?: boolean; analyzer?: TextAnalyzer } = {},
+  { preload = false, refreshMs, analyzer = englishAnalyzer }: { preload?: boolean; refreshMs?: number; analyzer?: TextAnalyzer } = {},
 ): SqliteIndex {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
@@ -108,22 +114,32 @@ export function openSqliteIndex(
   });
 
   const segments = makeSegmentStore(db);
-  // A server loads every segment at start, so its first question is as fast as the rest.
-  if (preload) segments.current();
   const vectors = makeVectorStore(db);
+  // A server loads every segment and vector at start, so its first question is as fast as the rest.
+  if (preload) {
+    segments.current();
+    vectors.load();
+  }
+  /** After a reload, the passages and vectors of the changed sources are read anew. */
+  const reloaded = (change: { changed: string[]; live: ReadonlySet<string> } | null) => {
+    if (!change) return;
+    passagesById.clear();
+    vectors.refresh(change.changed, change.live);
+  };
   const written = <T>(result: T) => {
-    segments.invalidate();
-    vectors.invalidate();
+    reloaded(segments.refreshAfterWrite());
     return result;
   };
+  const refresh = () => reloaded(segments.refresh());
+  const timer = refreshMs ? setInterval(refresh, refreshMs).unref() : undefined;
 
   return {
     vectorSearch: async (vector, sourceIds, limit) => vectors.search(vector, sourceIds, limit),
     async retrieve({ query, sourceIds, limit, signal }) {
       signal?.throwIfAborted();
-      const all = segments.current();
+      const { segments: all, dictionary } = segments.current();
       const scope = sourceIds ? sourceIds.flatMap((id) => all.get(id) ?? []) : [...all.values()];
-      const { terms, search, termMasks } = queryTerms(query, [...all.values()], segments.termId, analyzer);
+      const { terms, search, termMasks } = queryTerms(query, [...all.values()], (term) => dictionary.get(term), analyzer);
       const publicTerms = terms.map(({ term, text, weight }) => ({ term, text, weight }));
       const hits = searchSegments(scope, search, limit);
       if (hits.length === 0) return { chunks: [], terms: publicTerms };
@@ -168,11 +184,15 @@ export function openSqliteIndex(
       const passages = rows.filter((r) => r.sourceId === first.sourceId).map(({ anchor, section, text }) => ({ anchor, section, text }));
       return { sourceId: first.sourceId, url, title: first.title, passages };
     },
+    refresh,
     stats() {
       const chunks = (db.prepare(`SELECT count(*) AS n FROM chunk`).get() as { n: number }).n;
       const pages = (db.prepare(`SELECT count(*) AS n FROM page`).get() as { n: number }).n;
-      return { chunks, pages };
+      return { chunks, pages, terms: segments.current().dictionary.size };
     },
-    close: () => db.close(),
+    close() {
+      clearInterval(timer);
+      db.close();
+    },
   };
 }

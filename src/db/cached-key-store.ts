@@ -1,0 +1,50 @@
+import type { PrismaClient } from "@prisma/client";
+import { keyLookup, looksLikeKey } from "../auth/api-key.ts";
+import type { ApiKeyInfo, KeyStore } from "../core/key-store.ts";
+import { createPrismaKeyStore, makeActiveInfo, matchingRow, type KeyRow, type PrismaKeyStoreOptions } from "./prisma-key-store.ts";
+import { serialReload } from "./serial-reload.ts";
+
+export type CachedKeyStore = KeyStore & {
+  /** Reads every key again (the change counter moved: another process changed one). */
+  reload(): Promise<void>;
+};
+
+/**
+ * The Prisma key store with every key held in memory, so checking a request's
+ * key is a map lookup and a hash, not a query. Keys are read again once this
+ * process has changed one, before `create`/`revoke` return (a revoked key is
+ * refused here at once), and on `reload` (see change-counter.ts).
+ */
+export function createCachedKeyStore(prisma: PrismaClient, options: PrismaKeyStoreOptions = {}): CachedKeyStore {
+  const store = createPrismaKeyStore(prisma, options);
+  const activeInfo = makeActiveInfo(prisma, options.now ?? (() => new Date()));
+  let held: { byLookup: Map<string, KeyRow[]>; byId: Map<string, KeyRow> } | null = null;
+  const reload = serialReload(async () => {
+    const rows = await prisma.apiKey.findMany();
+    const byLookup = new Map<string, KeyRow[]>();
+    for (const row of rows) byLookup.set(row.lookup, [...(byLookup.get(row.lookup) ?? []), row]);
+    held = { byLookup, byId: new Map(rows.map((r) => [r.id, r])) };
+  });
+  const current = async () => {
+    if (!held) await reload();
+    return held!;
+  };
+  const changed = async <T>(result: T) => {
+    await reload();
+    return result;
+  };
+
+  return {
+    ...store,
+    create: async (name, keyOptions) => changed(await store.create(name, keyOptions)),
+    revoke: async (id) => changed(await store.revoke(id)),
+    async verify(presented): Promise<ApiKeyInfo | null> {
+      if (!looksLikeKey(presented)) return null;
+      return activeInfo(matchingRow(presented, (await current()).byLookup.get(keyLookup(presented)) ?? []));
+    },
+    async getActive(id) {
+      return activeInfo((await current()).byId.get(id));
+    },
+    reload,
+  };
+}

@@ -1,0 +1,12 @@
+import { countTokens } from "./providers/tokenizer.ts";
+import { isEnglishWord } from "./retrieval/english-words.ts";
+
+/**
+ * Loads at start-up what would otherwise load during the first request that
+ * needs it: the English word list (typo correction and source names; ~0.1 s,
+ * ~20 MB) and the tokenizer's tables (usage a model does not report; ~70 MB).
+ */
+export function warmUp() {
+  isEnglishWord("docent");
+  countTokens("docent");
+}
