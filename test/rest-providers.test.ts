@@ -69,7 +69,7 @@ describe("REST with provider models", () => {
     const candidates: string[] = chunks[0].url_references;
     expect(candidates.length).toBe(3);
     // [3] is the excerpt the prompt numbered 3: a section of one of those pages.
-    const third = /^\[3\] .* \((\S+)\)$/m.exec(fake.requests.at(-1)!.body.messages[0].content)![1]!;
+    const third = /^\[3\] .* \((\S+)\)$/m.exec(fake.requests.at(-1)!.body.messages.map((m: { content: string }) => m.content).join("\n"))![1]!;
     expect(candidates.map(pageOf)).toContain(pageOf(third));
     const whole: any = await (await ask()).json();
     expect(whole.choices[0].message.content).toBe("See this page [1] and again [1].");

@@ -47,7 +47,7 @@ describe("structured output", () => {
     expect(sent.response_format).toEqual({ type: "json_schema", json_schema: { name: "sql_answer", schema: SCHEMA, strict: true } });
     expect(sent.messages[0].content).toContain("Reply with JSON only");
     // The reply's [n] are the context's numbers (not renumbered): url_references lists the excerpts in that order.
-    const numbered = [...sent.messages[0].content.matchAll(/^\[(\d+)\] .* \((\S+)\)$/gm)].map((m) => [Number(m[1]), m[2]]);
+    const numbered = [...sent.messages.map((m: { content: string }) => m.content).join("\n").matchAll(/^\[(\d+)\] .* \((\S+)\)$/gm)].map((m) => [Number(m[1]), m[2]]);
     expect(completion.url_references).toEqual([...new Map(numbered.map(([n, url]) => [n, url])).values()]);
   });
 
