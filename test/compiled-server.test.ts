@@ -53,7 +53,8 @@ describe("the compiled server", () => {
       });
       child!.once("exit", (code) => reject(new Error(`exited (${code}) before serving:\n${out}`)));
     });
-    expect(out).toMatch(/demo source "docent documentation" ready \(\d+ pages/);
+    // Log lines are JSON when stdout is not a terminal: the quotes come escaped.
+    expect(out).toMatch(/demo source \\?"docent documentation\\?" ready \(\d+ pages/);
     expect(fs.existsSync(path.join(run, "state", "docent.db"))).toBe(true);
     const key = /^\s+(dk_\S+)$/m.exec(out)![1]!;
 

@@ -1,5 +1,5 @@
 import type { Chunk, PageLink, SectionSpan } from "../core/retriever.ts";
-import type { ExtractedPage, Section } from "./section.ts";
+import { FENCE_LINE, type ExtractedPage, type Section } from "./section.ts";
 
 const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
@@ -9,17 +9,18 @@ function lines(text: string, max: number): Array<{ text: string; before: string 
   const parts = text.split(/(\n+)/);
   for (let i = 0; i < parts.length; i += 2) {
     const before = i > 0 ? parts[i - 1]! : "";
-    if (parts[i]!.trim() !== "```") {
+    const fence = parts[i]!.trim();
+    if (!FENCE_LINE.test(fence)) {
       out.push({ text: parts[i]!, before });
       continue;
     }
     let end = i + 2;
-    while (end < parts.length && parts[end]!.trim() !== "```") end += 2;
+    while (end < parts.length && parts[end]!.trim() !== fence) end += 2;
     const code = parts.slice(i + 1, end).join("").replace(/^\n+/, "").replace(/\n+$/, "").split("\n");
     let piece: string[] = [];
     let count = 0;
     const push = () => {
-      if (piece.length) out.push({ text: `\`\`\`\n${piece.join("\n")}\n\`\`\``, before: piece[0] === code[0] ? before : "\n" });
+      if (piece.length) out.push({ text: `${fence}\n${piece.join("\n")}\n${fence}`, before: piece[0] === code[0] ? before : "\n" });
       piece = [];
       count = 0;
     };

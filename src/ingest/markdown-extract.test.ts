@@ -49,7 +49,7 @@ describe("extractMarkdown with a real parser", () => {
 
   it("keeps a fence inside a longer fence as code, headings in it included", () => {
     const page = extractMarkdown("# T\n\n## Fences\n\n````md\n```sh\n# not a heading\n```\n````\n\nAfter.\n\n~~~\n## nor this\n~~~\n");
-    expect(page.sections).toEqual([{ headings: ["Fences"], anchor: "fences", text: "```sh\n# not a heading\n```\n\nAfter.\n\n## nor this" }]);
+    expect(page.sections).toEqual([{ headings: ["Fences"], anchor: "fences", text: "````\n```sh\n# not a heading\n```\n````\n\nAfter.\n\n```\n## nor this\n```" }]);
   });
 
   it("numbers repeated headings' anchors as GitHub does", () => {

@@ -16,9 +16,14 @@ export interface ExtractedPage {
   navigational?: boolean;
 }
 
-/** A fenced code block in extracted text: its lines are kept as written (indentation is meaning in code). */
-export const FENCE = "```";
-const FENCED = /(^|\n)```[^\n]*\n[\s\S]*?\n```(?=\n|$)/g;
+/**
+ * A fenced code block in extracted text: its lines are kept as written
+ * (indentation is meaning in code). The fence is a line of three or more
+ * backticks, closed by the same line; longer than any backtick line inside
+ * the code, so code that shows a fence stays one block.
+ */
+export const FENCE_LINE = /^`{3,}$/;
+const FENCED = /(^|\n)(`{3,})\n[\s\S]*?\n\2(?=\n|$)/g;
 
 function tidyProse(text: string): string {
   return text
@@ -48,5 +53,8 @@ export function tidyText(text: string): string {
 /** Code as a fenced block of extracted text, without the blank lines around it. */
 export function fenced(code: string): string {
   const body = code.replace(/\r/g, "").replace(/^\s*\n|\s+$/g, "");
-  return body ? `\n${FENCE}\n${body}\n${FENCE}\n` : "";
+  if (!body) return "";
+  const longest = Math.max(2, ...[...body.matchAll(/^[ \t]*(`{3,})/gm)].map((m) => m[1]!.length));
+  const fence = "`".repeat(longest + 1);
+  return `\n${fence}\n${body}\n${fence}\n`;
 }

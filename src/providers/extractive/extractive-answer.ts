@@ -100,7 +100,10 @@ function quotable(text: string, analyzer: TextAnalyzer): Quotable[] {
 
 /** A block as it reads in an answer: code fenced, a list one item a line. */
 function render(block: Block): string {
-  return block.kind === "code" ? `\`\`\`\n${block.text}\n\`\`\`` : listItems(block).join("\n");
+  if (block.kind !== "code") return listItems(block).join("\n");
+  // Longer than any fence the code shows, so it stays one block.
+  const fence = "`".repeat(Math.max(2, ...[...block.text.matchAll(/^[ \t]*(`{3,})/gm)].map((m) => m[1]!.length)) + 1);
+  return `${fence}\n${block.text}\n${fence}`;
 }
 
 /** The page of a document: its URL without the section's anchor. */

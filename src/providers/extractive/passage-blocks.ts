@@ -6,6 +6,8 @@ export interface Block {
 }
 
 const ITEM = /^(?:[-*•]|\d+\.)\s+/;
+/** A fence line as ingestion writes it (section.ts): three or more backticks, closed by the same line. */
+const FENCE_LINE = /^`{3,}$/;
 
 /**
  * Splits a passage into blocks. Ingestion fences code (```) and marks list
@@ -24,9 +26,10 @@ export function passageBlocks(text: string): Block[] {
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (line.trim() === "```") {
+    if (FENCE_LINE.test(line.trim())) {
+      const fence = line.trim();
       let end = i + 1;
-      while (end < lines.length && lines[end]!.trim() !== "```") end++;
+      while (end < lines.length && lines[end]!.trim() !== fence) end++;
       blocks.push({ kind: "code", text: lines.slice(i + 1, end).join("\n").replace(/^\n+|\n+$/g, "") });
       i = end;
       continue;
