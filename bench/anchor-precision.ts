@@ -17,6 +17,8 @@ export interface CitedSentence {
   numbers: number[];
 }
 
+const LIST_MARKER = /^(?:[-*•]|\d+\.)\s+/;
+
 /** An answer's cited sentences: the text before each marker back to the previous marker or paragraph; code and "See also" left out. */
 export function citedSentences(answer: string): CitedSentence[] {
   const prose = answer.replace(/\n\nSee also:[\s\S]*$/, "");
@@ -27,7 +29,11 @@ export function citedSentences(answer: string): CitedSentence[] {
     const before = prose.slice(from, index);
     const text = before.slice(before.lastIndexOf("\n\n") + 1).trim();
     from = index + length;
-    if (text && !/^(`{3,}|~{3,})/.test(text)) out.push({ text, numbers });
+    if (!text || /^(`{3,}|~{3,})/.test(text)) continue;
+    // A list quoted whole is cited as a whole: each item is a statement its section must hold (markers are the answer's, not the page's).
+    const items = text.split("\n").map((line) => line.replace(LIST_MARKER, "").trim());
+    if (text.split("\n").every((line) => LIST_MARKER.test(line))) for (const item of items) out.push({ text: item, numbers });
+    else out.push({ text, numbers });
   }
   return out;
 }
@@ -74,7 +80,11 @@ export function createAnchorPrecision(sources: readonly EvalSource[], dirOf: (so
     },
     /** Overall precision and per source, e.g. for the eval's summary. */
     summary() {
-      const all = [...tallies.values()].reduce((a, t) => ({ cited: a.cited + t.cited, found: a.found + t.found, pageOnly: a.pageOnly + t.pageOnly }), { cited: 0, found: 0, pageOnly: 0 });
+      const all = [...tallies.values()].reduce((a, t) => ({ cited: a.cited + t.cited, found: a.found + t.found, pageOnly: a.pageOnly + t.pageOnly }), {
+        cited: 0,
+        found: 0,
+        pageOnly: 0,
+      });
       const perSource = [...tallies.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([slug, t]) => `${slug} ${t.found}/${t.cited}`);
       return { ...all, precision: all.cited ? all.found / all.cited : NaN, perSource, misses };
     },

@@ -35,7 +35,9 @@ describe("sections read from source files", () => {
     expect(sections.section("nowhere")).toBeUndefined();
   });
   it("finds Markdown sections by GitHub slug, not by headings inside code", () => {
-    const md = markdownSections("# Guide\n\n## Install\n\nRun [npm](https://npmjs.com).\n\n```sh\n# not a heading\n```\n\n### Windows\n\nUse npm.cmd.\n\nUsage\n-----\n\nCall it.\n\n## Install\n\nAgain.\n");
+    const md = markdownSections(
+      "# Guide\n\n## Install\n\nRun [npm](https://npmjs.com).\n\n```sh\n# not a heading\n```\n\n### Windows\n\nUse npm.cmd.\n\nUsage\n-----\n\nCall it.\n\n## Install\n\nAgain.\n",
+    );
     expect(md.section("install")).toContain("Run npm.");
     expect(md.section("install")).toContain("Use npm.cmd.");
     expect(md.section("install")).not.toContain("Call it.");
@@ -54,9 +56,23 @@ describe("anchor precision", () => {
     ]);
   });
 
+  it("checks a list quoted whole item by item, without the answer's markers", () => {
+    expect(citedSentences("Steps:\n\n- Stop the server.\n- Copy the file. [2]")).toEqual([
+      { text: "Stop the server.", numbers: [2] },
+      { text: "Copy the file.", numbers: [2] },
+    ]);
+    expect(citedSentences("1. Unzip it.\n2. Run prepare.sh. [1]")).toEqual([
+      { text: "Unzip it.", numbers: [1] },
+      { text: "Run prepare.sh.", numbers: [1] },
+    ]);
+  });
+
   it("counts a cited sentence as found only in the section its reference points to", () => {
     const dir = tempDir();
-    fs.writeFileSync(path.join(dir, "a.html"), `<section id="one"><h2>One</h2><p>First  sentence here.</p></section><section id="two"><h2>Two</h2><p>Second sentence.</p></section>`);
+    fs.writeFileSync(
+      path.join(dir, "a.html"),
+      `<section id="one"><h2>One</h2><p>First  sentence here.</p></section><section id="two"><h2>Two</h2><p>Second sentence.</p></section>`,
+    );
     const precision = createAnchorPrecision([{ slug: "s", name: "S", debian: "", dir: "", base_url: "https://s.example/", description: "" }], () => dir);
     precision.record("First sentence here. [1] Second sentence. [1, 2]", ["https://s.example/a.html#one", "https://s.example/a.html#two"]);
     const summary = precision.summary();
