@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { defineConfig } from "prisma/config";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { defineConfig } from "prisma/config";
 
 // Prisma's CLI runs on its JS engine with a driver adapter, so nothing is
 // downloaded: `prisma generate` and `prisma migrate diff` work offline.

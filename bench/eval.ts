@@ -3,16 +3,16 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config.ts";
+import { rankPages } from "../src/core/rank-pages.ts";
 import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
-import { rankPages } from "../src/core/rank-pages.ts";
-import { startServer } from "../src/server.ts";
 import { silentLogger } from "../src/logging/logger.ts";
+import { startServer } from "../src/server.ts";
 import { documentationDir, type EvalSource } from "./debian-docs.ts";
 import { chooseSets, readQuestions } from "./eval/eval-sets.ts";
-import { createReferenceFigures } from "./reference-figures.ts";
 import { plainBm25 } from "./eval/plain-bm25-baseline.ts";
-import { createSetTally, normaliseUrl, TABLE_HEADER, type Answer } from "./eval/set-tally.ts";
+import { type Answer, createSetTally, normaliseUrl, TABLE_HEADER } from "./eval/set-tally.ts";
+import { createReferenceFigures } from "./reference-figures.ts";
 
 /**
  * npm run eval [-- --set heldout[,offtopic]] [--questions FILE] [--sources FILE] [--verbose] [--data-dir DIR]
@@ -40,7 +40,10 @@ const sets = chooseSets({ set: values.set, questions: values.questions });
 const dataDir = values["data-dir"] ? path.resolve(values["data-dir"]) : fs.mkdtempSync(path.join(os.tmpdir(), "docent-eval-"));
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI|ANTHROPIC|EMBEDDINGS)_/.test(k)));
 // Questions go one after another as fast as answers come: no per-minute budget for this one key.
-const server = await startServer(loadConfig({ ...env, DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0", AGENT_MODEL: "extractive", RATE_LIMIT_PER_MINUTE: "0" }), { log: () => {}, logger: silentLogger() });
+const server = await startServer(
+  loadConfig({ ...env, DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0", AGENT_MODEL: "extractive", RATE_LIMIT_PER_MINUTE: "0" }),
+  { log: () => {}, logger: silentLogger() },
+);
 const key = (await server.services.keys.create("eval")).key;
 
 const ids = new Map<string, string>();
@@ -53,7 +56,13 @@ for (const source of sources) {
     continue;
   }
   const dir = documentationDir(source, values.cache!);
-  const result = await ingestDocuments(server.services, { name: source.name, baseUrl: source.base_url, description: source.description, origin: dir, documents: listDocuments(dir) });
+  const result = await ingestDocuments(server.services, {
+    name: source.name,
+    baseUrl: source.base_url,
+    description: source.description,
+    origin: dir,
+    documents: listDocuments(dir),
+  });
   ids.set(source.slug, result.source.id);
   pages += result.pages;
   seconds += result.seconds;

@@ -39,8 +39,14 @@ export function makeRng(seed: number): Rng {
 }
 
 /** A sentence of the fixture's CREATE INDEX page: with it the question is covered, so the whole answering path runs. */
-const COVERED = "CREATE INDEX constructs an index on the specified column of the specified relation, which can be a table or a materialized view. Indexes are primarily used to enhance database performance. ";
-const QUESTIONS = ["How do I physically reorder a table according to an index?", "What does VACUUM do?", "How do I create a partial index?", "How do I build an index without locking writes in postgres?"];
+const COVERED =
+  "CREATE INDEX constructs an index on the specified column of the specified relation, which can be a table or a materialized view. Indexes are primarily used to enhance database performance. ";
+const QUESTIONS = [
+  "How do I physically reorder a table according to an index?",
+  "What does VACUUM do?",
+  "How do I create a partial index?",
+  "How do I build an index without locking writes in postgres?",
+];
 
 let wordCounter = 0;
 /** Distinct letter-only words no index holds, never repeated across the run (so no cache helps). */
@@ -138,7 +144,10 @@ export const MAKERS: Maker[] = [
     weight: 4,
     make: (rng) => {
       const count = rng.pick([5_000, 20_000, 100_000]);
-      return json({ model: "agent", messages: Array.from({ length: count }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: rng.int(2) ? "hi" : "How do I vacuum?" })) });
+      return json({
+        model: "agent",
+        messages: Array.from({ length: count }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: rng.int(2) ? "hi" : "How do I vacuum?" })),
+      });
     },
   },
   {
@@ -152,7 +161,8 @@ export const MAKERS: Maker[] = [
   {
     name: "many text parts",
     weight: 3,
-    make: (rng) => json(chat(Array.from({ length: rng.pick([300, 10_000, 100_000]) }, (_, i) => ({ type: "text", text: i % 2 ? "index " : distinctWords(8) })))),
+    make: (rng) =>
+      json(chat(Array.from({ length: rng.pick([300, 10_000, 100_000]) }, (_, i) => ({ type: "text", text: i % 2 ? "index " : distinctWords(8) })))),
   },
   {
     name: "deep nesting",
@@ -164,7 +174,8 @@ export const MAKERS: Maker[] = [
       const head = `{"model":"agent","messages":[{"role":"user","content":"What does VACUUM do?"}]`;
       if (where === 0) return { body: `{"model":"agent","messages":[{"role":"user","content":${deep}}]}` };
       if (where === 1) return { body: `${head},"metadata":${deep}}` };
-      if (where === 2) return { body: `${head},"response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{"type":"object","properties":{"p":${deep}}}}}}` };
+      if (where === 2)
+        return { body: `${head},"response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{"type":"object","properties":{"p":${deep}}}}}}` };
       if (where === 3) return { body: `${head},"unknown_field":${deep}}` };
       return { body: deep };
     },
@@ -232,7 +243,16 @@ export const MAKERS: Maker[] = [
     name: "unicode junk",
     weight: 5,
     make: (rng) => {
-      const junk = rng.pick(["\\ud800", "\\udfff\\ud800", "\\u0000", "\\u200b\\u200e\\u202e", "\\u0301".repeat(5000), "\\uffff\\ufffe", "e\\u0301", "\\ud83d\\ude00"]);
+      const junk = rng.pick([
+        "\\ud800",
+        "\\udfff\\ud800",
+        "\\u0000",
+        "\\u200b\\u200e\\u202e",
+        "\\u0301".repeat(5000),
+        "\\uffff\\ufffe",
+        "e\\u0301",
+        "\\ud83d\\ude00",
+      ]);
       const times = rng.pick([1, 100, 20_000]);
       const text = `What does VACUUM do? ${junk.repeat(Math.min(times, Math.floor(300_000 / junk.length)))} index`;
       const where = rng.int(4);
@@ -261,7 +281,12 @@ export const MAKERS: Maker[] = [
         { type: "object", properties: { s: { type: "string", pattern: "((a{1,1000}){1,1000}){1,1000}" } } },
         { allOf: Array.from({ length: 2000 }, (_, i) => ({ anyOf: [{ minLength: i }, { pattern: `^(x|x)*${i}$` }] })) },
       ][pick];
-      return json(chat("What does VACUUM do?", { model: rng.pick(["agent", "provider_a"]), response_format: { type: "json_schema", json_schema: { name: "s", schema } } }));
+      return json(
+        chat("What does VACUUM do?", {
+          model: rng.pick(["agent", "provider_a"]),
+          response_format: { type: "json_schema", json_schema: { name: "s", schema } },
+        }),
+      );
     },
   },
   {
@@ -295,7 +320,7 @@ export const MAKERS: Maker[] = [
     make: (rng) =>
       rng.pick<FuzzRequest>([
         { body: JSON.stringify(chat("What does VACUUM do?")), auth: false },
-        { body: JSON.stringify(chat("What does VACUUM do?")), headers: { authorization: "Bearer " + "k".repeat(10_000) } },
+        { body: JSON.stringify(chat("What does VACUUM do?")), headers: { authorization: `Bearer ${"k".repeat(10_000)}` } },
         { body: JSON.stringify(chat("What does VACUUM do?")), headers: { "content-type": "application/x-www-form-urlencoded" } },
       ]),
   },

@@ -4,7 +4,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { Worker } from "node:worker_threads";
 import { loadConfig } from "../src/config.ts";
-import { makeRng, MAKERS, type FuzzContext, type FuzzRequest, type Maker } from "./fuzz-bodies.ts";
+import { type FuzzContext, type FuzzRequest, MAKERS, type Maker, makeRng } from "./fuzz-bodies.ts";
 
 /**
  * `npm run bench -- fuzz [--worst]`: hostile bodies against the real server
@@ -31,7 +31,11 @@ const limits: FuzzContext["limits"] = {
   bodyBytes: Number(config.MAX_BODY_BYTES),
 };
 
-const child = spawn(process.execPath, [...(process.env.BENCH_FUZZ_SERVER_ARGS?.split(" ") ?? []), "--import", "tsx", path.join(import.meta.dirname, "fuzz-server.ts")], { stdio: ["pipe", "pipe", "inherit"] });
+const child = spawn(
+  process.execPath,
+  [...(process.env.BENCH_FUZZ_SERVER_ARGS?.split(" ") ?? []), "--import", "tsx", path.join(import.meta.dirname, "fuzz-server.ts")],
+  { stdio: ["pipe", "pipe", "inherit"] },
+);
 const lines = readline.createInterface({ input: child.stdout! });
 const nextLine = () =>
   new Promise<string>((resolve, reject) => {
@@ -52,9 +56,17 @@ if (!server.url.startsWith("http://127.0.0.1:")) throw new Error(`refusing to fu
 // the tokenizer's tables and the word list (~0.4 s, once per process), and the figures are about load.
 for (const body of [
   { model: "agent", messages: [{ role: "user", content: "What does VACUUM do?" }] },
-  { model: "agent", messages: [{ role: "user", content: "What does VACUUM do?" }], response_format: { type: "json_schema", json_schema: { name: "w", schema: { type: "object" } } } },
+  {
+    model: "agent",
+    messages: [{ role: "user", content: "What does VACUUM do?" }],
+    response_format: { type: "json_schema", json_schema: { name: "w", schema: { type: "object" } } },
+  },
 ]) {
-  const response = await fetch(`${server.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`${server.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   await response.text();
 }
 
@@ -119,11 +131,20 @@ const isOpenAIError = (body: unknown) => {
 };
 
 async function send(maker: Maker, request: FuzzRequest) {
-  const headers: Record<string, string> = { "content-type": "application/json", ...(request.auth === false ? {} : { authorization: `Bearer ${server.key}` }), ...request.headers };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    ...(request.auth === false ? {} : { authorization: `Bearer ${server.key}` }),
+    ...request.headers,
+  };
   const started = performance.now();
   let status = "no answer";
   try {
-    const response = await fetch(`${server.url}/v1/chat/completions`, { method: "POST", headers, body: request.body, signal: AbortSignal.timeout(UNANSWERED_MS) });
+    const response = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers,
+      body: request.body,
+      signal: AbortSignal.timeout(UNANSWERED_MS),
+    });
     const text = await response.text();
     status = String(response.status);
     if (response.status >= 500) {
@@ -188,15 +209,29 @@ const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.
 const total = [...byStatus.values()].reduce((s, n) => s + n, 0);
 const ms = (v: number | null) => (v == null || Number.isNaN(v) ? "unknown" : `${v.toFixed(1)} ms`);
 
-console.log(`fuzz${worstOnly ? " --worst" : ""}: ${total} requests in ${seconds.toFixed(0)} s over ${CONNECTIONS} connections (seed ${SEED}; limits ${JSON.stringify(limits)})`);
-console.log(`by status: ${[...byStatus.entries()].sort().map(([s, n]) => `${s}: ${n}`).join(", ")}`);
+console.log(
+  `fuzz${worstOnly ? " --worst" : ""}: ${total} requests in ${seconds.toFixed(0)} s over ${CONNECTIONS} connections (seed ${SEED}; limits ${JSON.stringify(limits)})`,
+);
+console.log(
+  `by status: ${[...byStatus.entries()]
+    .sort()
+    .map(([s, n]) => `${s}: ${n}`)
+    .join(", ")}`,
+);
 console.log(`5xx: ${fiveHundreds}   4xx not in OpenAI's shape: ${badShape}   unanswered within ${UNANSWERED_MS / 1000} s: ${unanswered}`);
 console.log(`/healthz (${times.length} polls, ${health.failures} failed): p50 ${ms(at(0.5))}  p99 ${ms(at(0.99))}  max ${ms(times.at(-1) ?? NaN)}`);
-console.log(`server event-loop delay (its own measure): p50 ${ms(serverLoop.p50)}  p99 ${ms(serverLoop.p99)}  max ${ms(serverLoop.max)}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")} on ${os.cpus().length} cores`);
+console.log(
+  `server event-loop delay (its own measure): p50 ${ms(serverLoop.p50)}  p99 ${ms(serverLoop.p99)}  max ${ms(serverLoop.max)}; load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")} on ${os.cpus().length} cores`,
+);
 if (serverDied) console.log(`!! ${serverDied}`);
 console.log("by kind:");
 for (const [name, k] of [...byKind.entries()].sort()) {
-  console.log(`  ${name.padEnd(30)} ${String(k.n).padStart(5)}  slowest ${(k.slowest / 1000).toFixed(2)} s  ${[...k.statuses.entries()].map(([s, n]) => `${s}×${n}`).join(" ")}`);
+  console.log(
+    `  ${name.padEnd(30)} ${String(k.n).padStart(5)}  slowest ${(k.slowest / 1000).toFixed(2)} s  ${[...k.statuses.entries()].map(([s, n]) => `${s}×${n}`).join(" ")}`,
+  );
 }
 for (const p of problems) console.log(`  ! ${p}`);
 

@@ -3,14 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { loadConfig, databaseFile } from "../src/config.ts";
+import { databaseFile, loadConfig } from "../src/config.ts";
 import { migrateDatabase } from "../src/db/migrate-database.ts";
 import { createSqliteClient } from "../src/db/prisma-client.ts";
 import { createPrismaKeyStore } from "../src/db/prisma-key-store.ts";
 import { firstTokenDelays } from "./rest/first-token.ts";
-import { startChild, ROOT, type Child } from "./rest/processes.ts";
-import { replicaDataDir } from "./rest/replica-data-dir.ts";
+import { type Child, ROOT, startChild } from "./rest/processes.ts";
 import { summarizeProfile } from "./rest/profile-summary.ts";
+import { replicaDataDir } from "./rest/replica-data-dir.ts";
 
 /**
  * npm run bench -- rest [--index demo,x10] [--duration 5] [--compiled] [--cpu-prof]
@@ -45,13 +45,22 @@ const connectionCounts = values.connections!.split(",").map(Number);
 const probes = Number(values.probes);
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "docent-bench-rest-"));
 
-const DEMO_QUESTIONS = ["How do I add a knowledge source?", "How do I revoke an API key?", "Which environment variables configure the rate limits?", "How do I use PostgreSQL instead of SQLite?"];
+const DEMO_QUESTIONS = [
+  "How do I add a knowledge source?",
+  "How do I revoke an API key?",
+  "Which environment variables configure the rate limits?",
+  "How do I use PostgreSQL instead of SQLite?",
+];
 const docentCommand = values.compiled ? ["dist/main.js"] : ["--import", "tsx", "src/main.ts"];
 
 const upstream = await startChild(process.execPath, [path.join(import.meta.dirname, "rest/upstream.mjs")], { ready: /listening (\d+)/ });
 const relay = await startChild(process.execPath, [path.join(import.meta.dirname, "rest/relay.mjs"), `${upstream.url}/v1`], { ready: /listening (\d+)/ });
-console.log(`rest bench on ${os.cpus().length} cores, Node ${process.version}: docent (node ${docentCommand.join(" ")}) vs a bare relay (bench/rest/relay.mjs), both to a zero-latency fake OpenAI upstream`);
-console.log(`each figure: ${duration} s of autocannon after ${warmup} s unmeasured; model provider_a; first token over ${probes} sequential streamed requests\n`);
+console.log(
+  `rest bench on ${os.cpus().length} cores, Node ${process.version}: docent (node ${docentCommand.join(" ")}) vs a bare relay (bench/rest/relay.mjs), both to a zero-latency fake OpenAI upstream`,
+);
+console.log(
+  `each figure: ${duration} s of autocannon after ${warmup} s unmeasured; model provider_a; first token over ${probes} sequential streamed requests\n`,
+);
 
 type Target = { name: "docent" | "relay"; url: string; headers: Record<string, string> };
 type Run = { rps: number; meanMs: number; errors: number };
@@ -61,11 +70,20 @@ async function load(target: Target, bodies: string[], connections: number, secon
     url: `${target.url}/v1/chat/completions`,
     connections,
     duration: seconds,
-    requests: bodies.map((body) => ({ method: "POST", path: "/v1/chat/completions", headers: { ...target.headers, "content-type": "application/json" }, body })),
+    requests: bodies.map((body) => ({
+      method: "POST",
+      path: "/v1/chat/completions",
+      headers: { ...target.headers, "content-type": "application/json" },
+      body,
+    })),
   });
   const total = result.requests.total;
   // The closed loop's mean latency from its count: autocannon's histogram has 1 ms resolution.
-  return { rps: total / (result.duration || seconds), meanMs: (connections * (result.duration || seconds) * 1000) / Math.max(1, total), errors: result.errors + result.timeouts + result.non2xx };
+  return {
+    rps: total / (result.duration || seconds),
+    meanMs: (connections * (result.duration || seconds) * 1000) / Math.max(1, total),
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
 }
 
 async function keyFor(dataDir: string): Promise<string> {
@@ -82,7 +100,11 @@ async function answeredBodies(target: Target, questions: string[], stream: boole
   const kept: string[] = [];
   for (const question of questions) {
     const body = { model: "provider_a", messages: [{ role: "user", content: question }] };
-    const response = await fetch(`${target.url}/v1/chat/completions`, { method: "POST", headers: { ...target.headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(`${target.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { ...target.headers, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     const json = (await response.json()) as { url_references?: unknown[] };
     if (response.status !== 200) throw new Error(`docent answered ${response.status}: ${JSON.stringify(json)}`);
     if (json.url_references?.length) kept.push(JSON.stringify({ ...body, stream }));
@@ -92,10 +114,14 @@ async function answeredBodies(target: Target, questions: string[], stream: boole
 }
 
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
-const row = (label: string, docent: string, bare: string, delta: string) => console.log(`  ${label.padEnd(36)} ${docent.padStart(18)} ${bare.padStart(18)} ${delta.padStart(16)}`);
+const row = (label: string, docent: string, bare: string, delta: string) =>
+  console.log(`  ${label.padEnd(36)} ${docent.padStart(18)} ${bare.padStart(18)} ${delta.padStart(16)}`);
 
 async function benchIndex(kind: "demo" | "x10") {
-  const dataDir = kind === "demo" ? fs.mkdtempSync(path.join(scratch, "demo-")) : await replicaDataDir({ sourcesFile: values.sources!, cacheDir: values.cache!, replicas: Number(values.replicas) });
+  const dataDir =
+    kind === "demo"
+      ? fs.mkdtempSync(path.join(scratch, "demo-"))
+      : await replicaDataDir({ sourcesFile: values.sources!, cacheDir: values.cache!, replicas: Number(values.replicas) });
   const key = await keyFor(dataDir);
   const profileDir = path.join(scratch, `profile-${kind}`);
   const started = performance.now();
@@ -119,14 +145,26 @@ async function benchIndex(kind: "demo" | "x10") {
     { name: "relay", url: relay.url, headers: {} },
   ];
   const sources = (await (await fetch(`${docent.url}/v1/sources`, { headers: targets[0]!.headers })).json()) as { data: Array<{ chunks: number }> };
-  const questions = kind === "demo" ? DEMO_QUESTIONS : fs.readFileSync(values.questions!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).question as string);
+  const questions =
+    kind === "demo"
+      ? DEMO_QUESTIONS
+      : fs
+          .readFileSync(values.questions!, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l).question as string);
   const json = await answeredBodies(targets[0]!, questions, false);
   const sse = json.map((b) => JSON.stringify({ ...JSON.parse(b), stream: true }));
   const chunks = sources.data.reduce((n, s) => n + s.chunks, 0);
-  console.log(`${kind === "demo" ? "demo source" : `×${values.replicas} replica index`}: ${sources.data.length} sources, ${chunks} passages; ${json.length} of ${questions.length} questions answered from them; docent ready in ${fmt(startup, 1)} s`);
+  console.log(
+    `${kind === "demo" ? "demo source" : `×${values.replicas} replica index`}: ${sources.data.length} sources, ${chunks} passages; ${json.length} of ${questions.length} questions answered from them; docent ready in ${fmt(startup, 1)} s`,
+  );
   row("", "docent", "bare relay", "docent vs relay");
 
-  for (const [mode, bodies] of [["JSON", json], ["SSE", sse]] as const) {
+  for (const [mode, bodies] of [
+    ["JSON", json],
+    ["SSE", sse],
+  ] as const) {
     for (const connections of connectionCounts) {
       const runs: Record<string, Run> = {};
       for (const target of targets) {
@@ -142,8 +180,18 @@ async function benchIndex(kind: "demo" | "x10") {
   const held: Record<string, Awaited<ReturnType<typeof firstTokenDelays>>> = {};
   for (const target of targets) held[target.name] = await firstTokenDelays(target.url, target.headers, sse, probes);
   const [hd, hr] = [held.docent!, held.relay!];
-  row("first token held, p50 / p99", `${fmt(hd.held.p50)} / ${fmt(hd.held.p99)} ms`, `${fmt(hr.held.p50)} / ${fmt(hr.held.p99)} ms`, `+${fmt(hd.held.p50 - hr.held.p50)} ms`);
-  row("time to first token, p50 / p99", `${fmt(hd.ttft.p50)} / ${fmt(hd.ttft.p99)} ms`, `${fmt(hr.ttft.p50)} / ${fmt(hr.ttft.p99)} ms`, `+${fmt(hd.ttft.p50 - hr.ttft.p50)} ms`);
+  row(
+    "first token held, p50 / p99",
+    `${fmt(hd.held.p50)} / ${fmt(hd.held.p99)} ms`,
+    `${fmt(hr.held.p50)} / ${fmt(hr.held.p99)} ms`,
+    `+${fmt(hd.held.p50 - hr.held.p50)} ms`,
+  );
+  row(
+    "time to first token, p50 / p99",
+    `${fmt(hd.ttft.p50)} / ${fmt(hd.ttft.p99)} ms`,
+    `${fmt(hr.ttft.p50)} / ${fmt(hr.ttft.p99)} ms`,
+    `+${fmt(hd.ttft.p50 - hr.ttft.p50)} ms`,
+  );
   const [rd, rr] = [docent.rss(), relay.rss()];
   row("RSS after the runs (peak)", `${fmt(rd.now, 0)} MB (${fmt(rd.peak, 0)})`, `${fmt(rr.now, 0)} MB (${fmt(rr.peak, 0)})`, "");
   await docent.stop();

@@ -3,16 +3,30 @@ import path from "node:path";
 import { rankPages } from "../src/core/rank-pages.ts";
 import { selectSources } from "../src/core/select-sources.ts";
 import type { SourceInfo } from "../src/core/source-catalog.ts";
-import { englishAnalyzer } from "../src/text/english-analyzer.ts";
 import { openSqliteIndex } from "../src/retrieval/embedded/sqlite-index.ts";
+import { englishAnalyzer } from "../src/text/english-analyzer.ts";
 
 /** The query half of `npm run bench -- retrieval`, run in its own process by bench/retrieval.ts. */
 const [dir, questionsFile, roundsArg] = process.argv.slice(2) as [string, string, string];
-const questions: string[] = fs.readFileSync(questionsFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).question);
+const questions: string[] = fs
+  .readFileSync(questionsFile, "utf8")
+  .split("\n")
+  .filter(Boolean)
+  .map((l) => JSON.parse(l).question);
 const rounds = Number(roundsArg);
 const ids = JSON.parse(fs.readFileSync(path.join(dir, "catalogs.json"), "utf8")) as { x1: string[]; xN: string[]; replicas: number };
 const catalogOf = (list: string[]): SourceInfo[] =>
-  list.map((id, i) => ({ id, name: `source ${i}`, description: "", baseUrl: "", origin: "", pages: 0, chunks: 0, createdAt: new Date(), updatedAt: new Date() }));
+  list.map((id, i) => ({
+    id,
+    name: `source ${i}`,
+    description: "",
+    baseUrl: "",
+    origin: "",
+    pages: 0,
+    chunks: 0,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  }));
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 async function latency(label: string, run: (q: string, i: number) => Promise<unknown>) {
@@ -32,7 +46,10 @@ async function latency(label: string, run: (q: string, i: number) => Promise<unk
 }
 
 const baseline = process.memoryUsage().rss;
-for (const [label, file, list] of [["×1", "index.db", ids.x1], [`×${ids.replicas}`, "index-x.db", ids.xN]] as const) {
+for (const [label, file, list] of [
+  ["×1", "index.db", ids.x1],
+  [`×${ids.replicas}`, "index-x.db", ids.xN],
+] as const) {
   const opening = performance.now();
   const idx = openSqliteIndex(path.join(dir, file), { preload: true });
   const opened = performance.now() - opening;
@@ -41,7 +58,9 @@ for (const [label, file, list] of [["×1", "index.db", ids.x1], [`×${ids.replic
   await latency("unfiltered (all sources)", (q) => idx.retrieve({ query: q, limit: 30 }));
   await latency("filtered to one source", (q, i) => idx.retrieve({ query: q, sourceIds: [cat[i % cat.length]!.id], limit: 30 }));
   await latency("agent: choose sources + rank pages", (q) => selectSources(q, cat, idx.retrieve, { limit: 30, analyzer: englishAnalyzer }));
-  await latency("explicit: retrieve + rank pages", async (q, i) => rankPages(await idx.retrieve({ query: q, sourceIds: [cat[i % cat.length]!.id], limit: 30 })));
+  await latency("explicit: retrieve + rank pages", async (q, i) =>
+    rankPages(await idx.retrieve({ query: q, sourceIds: [cat[i % cat.length]!.id], limit: 30 })),
+  );
   console.log(`  RSS ${mb(process.memoryUsage().rss)} (process with this index open; ${mb(baseline)} before any index)`);
   idx.close();
 }

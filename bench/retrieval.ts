@@ -1,9 +1,9 @@
+import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { randomUUID } from "node:crypto";
-import { spawnSync } from "node:child_process";
 import type { SourceInfo } from "../src/core/source-catalog.ts";
 import { dropDuplicates, readPage } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
@@ -29,7 +29,6 @@ const { values } = parseArgs({
   },
 });
 const sources: EvalSource[] = JSON.parse(fs.readFileSync(values.sources!, "utf8"));
-const questions: string[] = fs.readFileSync(values.questions!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).question);
 const replicas = Number(values.replicas);
 const rounds = Number(values.rounds);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "docent-bench-"));
@@ -50,10 +49,22 @@ for (const { source, docs } of folders) {
   await index.writer.replaceSource(id, pages);
   parsed.set(source.slug, pages);
   pageCount += pages.length;
-  catalog.push({ id, name: source.name, description: source.description, baseUrl: source.base_url, origin: "", pages: pages.length, chunks: 0, createdAt: new Date(), updatedAt: new Date() });
+  catalog.push({
+    id,
+    name: source.name,
+    description: source.description,
+    baseUrl: source.base_url,
+    origin: "",
+    pages: pages.length,
+    chunks: 0,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  });
 }
 const ingestSeconds = (performance.now() - started) / 1000;
-console.log(`ingestion ×1: ${pageCount} pages, ${index.stats().chunks} chunks in ${ingestSeconds.toFixed(1)} s = ${(pageCount / ingestSeconds).toFixed(0)} pages/s; index ${mb(fileSize(path.join(dir, "index.db")))}`);
+console.log(
+  `ingestion ×1: ${pageCount} pages, ${index.stats().chunks} chunks in ${ingestSeconds.toFixed(1)} s = ${(pageCount / ingestSeconds).toFixed(0)} pages/s; index ${mb(fileSize(path.join(dir, "index.db")))}`,
+);
 
 // 2. The ×N replica: the same pages under distinct source ids.
 const bigFile = path.join(dir, "index-x.db");
@@ -72,13 +83,17 @@ const indexSeconds = (performance.now() - started) / 1000;
 big.close();
 const reopened = openSqliteIndex(bigFile); // measured from disk, as a restarted server would
 const { chunks: bigChunks, pages: bigPages } = reopened.stats();
-console.log(`index ×${replicas}: ${bigPages} pages, ${bigChunks} chunks, indexed in ${indexSeconds.toFixed(1)} s (${(bigPages / indexSeconds).toFixed(0)} pages/s, parsing excluded); index ${mb(fileSize(bigFile))}`);
+console.log(
+  `index ×${replicas}: ${bigPages} pages, ${bigChunks} chunks, indexed in ${indexSeconds.toFixed(1)} s (${(bigPages / indexSeconds).toFixed(0)} pages/s, parsing excluded); index ${mb(fileSize(bigFile))}`,
+);
 
 // 3. Queries in a fresh process that only opens the indexes from disk, as a restarted server would,
 //    so its RSS is the index's cost and not this process's parsed pages.
 index.close();
 reopened.close();
 fs.writeFileSync(path.join(dir, "catalogs.json"), JSON.stringify({ x1: catalog.map((c) => c.id), xN: bigCatalog.map((c) => c.id), replicas }));
-const child = spawnSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "retrieval-queries.ts"), dir, values.questions!, String(rounds)], { stdio: "inherit" });
+const child = spawnSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "retrieval-queries.ts"), dir, values.questions!, String(rounds)], {
+  stdio: "inherit",
+});
 fs.rmSync(dir, { recursive: true, force: true });
 process.exitCode = child.status ?? 1;

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { englishAnalyzer } from "../src/text/english-analyzer.ts";
 import { DEFAULT_SIMILARITY, jaccard, questionTerms } from "../src/core/similar-questions.ts";
+import { englishAnalyzer } from "../src/text/english-analyzer.ts";
 
 /**
  * npm run -s bench -- similar-questions
@@ -12,10 +12,17 @@ import { DEFAULT_SIMILARITY, jaccard, questionTerms } from "../src/core/similar-
  */
 const root = path.resolve(import.meta.dirname, "..");
 const files = [path.resolve(root, "../shared/eval/dev.jsonl"), path.join(root, "bench/check-questions.jsonl"), path.join(root, "bench/check2-questions.jsonl")];
-const questions = files.flatMap((f) => fs.readFileSync(f, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l).question as string));
+const questions = files.flatMap((f) =>
+  fs
+    .readFileSync(f, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l).question as string),
+);
 const pairs: Array<[number, string, string]> = [];
 for (let i = 0; i < questions.length; i++) {
-  for (let j = i + 1; j < questions.length; j++) pairs.push([jaccard(questionTerms(englishAnalyzer, questions[i]!), questionTerms(englishAnalyzer, questions[j]!)), questions[i]!, questions[j]!]);
+  for (let j = i + 1; j < questions.length; j++)
+    pairs.push([jaccard(questionTerms(englishAnalyzer, questions[i]!), questionTerms(englishAnalyzer, questions[j]!)), questions[i]!, questions[j]!]);
 }
 pairs.sort((a, b) => b[0] - a[0]);
 console.log(`${questions.length} questions, ${pairs.length} pairs; threshold in use ${DEFAULT_SIMILARITY}`);

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import GithubSlugger from "github-slugger";
-import { parse, type HTMLElement, type Node } from "node-html-parser";
+import { type HTMLElement, type Node, parse } from "node-html-parser";
 
 /**
  * The text of a page's section, read from the source file by its anchor

@@ -11,17 +11,26 @@ import path from "node:path";
 import { createServices } from "../src/app-services.ts";
 import { loadConfig } from "../src/config.ts";
 import { crawl } from "../src/ingest/crawl.ts";
-import { runSync, syncHolder } from "../src/sync/run-sync.ts";
 import { documentsOf } from "../src/sync/documents-of.ts";
+import { runSync, syncHolder } from "../src/sync/run-sync.ts";
 import { startChangingSite } from "../test/support/changing-site.ts";
 
 const pages = Number(process.argv[3] ?? 400);
 const para = (n: number, i: number) =>
-  Array.from({ length: 6 }, (_, k) => `<p>Section ${k} of page ${i} (version ${n}) describes option ${i * 7 + k}: its default, its range, and what the server does when it is changed while running. Operators usually set it once.</p>`).join("");
+  Array.from(
+    { length: 6 },
+    (_, k) =>
+      `<p>Section ${k} of page ${i} (version ${n}) describes option ${i * 7 + k}: its default, its range, and what the server does when it is changed while running. Operators usually set it once.</p>`,
+  ).join("");
 const site: Record<string, { title: string; body: string }> = {};
 for (let i = 0; i < pages; i++) site[`/docs/p${i}.html`] = { title: `Option group ${i}`, body: para(1, i) };
 // The start page links to every page (a table of contents: not content itself, so it is read every time).
-site["/docs/"] = { title: "Contents", body: Object.keys(site).map((p) => `<a href="${p.slice("/docs/".length)}">${p}</a>`).join(" ") };
+site["/docs/"] = {
+  title: "Contents",
+  body: Object.keys(site)
+    .map((p) => `<a href="${p.slice("/docs/".length)}">${p}</a>`)
+    .join(" "),
+};
 const s = await startChangingSite(site);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "docent-bench-sync-"));
 const services = await createServices(loadConfig({ DATA_DIR: dataDir, DOCENT_DEMO: "0" }), { preloadIndex: false });
@@ -35,11 +44,15 @@ try {
   };
   let from = s.requests;
   let started = performance.now();
-  const first = await runSync(services, { id: null, name: "bench", baseUrl: origin, origin }, {
-    trigger: "add",
-    holder: syncHolder(),
-    documents: (c) => crawl({ url: origin, maxPages: pages + 1, ...c }),
-  });
+  const first = await runSync(
+    services,
+    { id: null, name: "bench", baseUrl: origin, origin },
+    {
+      trigger: "add",
+      holder: syncHolder(),
+      documents: (c) => crawl({ url: origin, maxPages: pages + 1, ...c }),
+    },
+  );
   if (!first.result) throw first.error;
   row("first crawl", from, (performance.now() - started) / 1000, first.summary);
   const source = (await services.catalog.get(first.result.source.id))!;

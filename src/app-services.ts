@@ -1,35 +1,35 @@
-import { databaseFile, indexFile, type Config } from "./config.ts";
+import OpenAI from "openai";
+import { type Config, databaseFile, indexFile } from "./config.ts";
 import { createChatEngine } from "./core/chat-engine.ts";
+import type { CompletionObserver } from "./core/completion-outcome.ts";
+import type { Embedder } from "./core/embedder.ts";
 import type { KeyStore } from "./core/key-store.ts";
 import type { ModelRegistry } from "./core/model-registry.ts";
+import type { RateLimiter } from "./core/rate-limiter.ts";
+import { createResourceReader, type ResourceReader } from "./core/resource-reader.ts";
 import type { IndexWriter, Retriever } from "./core/retriever.ts";
 import type { SourceCatalog } from "./core/source-catalog.ts";
-import { migrateDatabase } from "./db/migrate-database.ts";
-import { createPostgresClient, createSqliteClient, isPostgresUrl } from "./db/prisma-client.ts";
+import type { PageValidatorStore, SyncLeases } from "./core/source-sync.ts";
+import { ensureDataDir } from "./data-dir.ts";
 import { createCachedKeyStore } from "./db/cached-key-store.ts";
 import { createCachedSourceCatalog } from "./db/cached-source-catalog.ts";
 import { watchChanges } from "./db/change-counter.ts";
-import { createPrismaSyncLeases } from "./db/prisma-sync-leases.ts";
+import { migrateDatabase } from "./db/migrate-database.ts";
+import { createPostgresClient, createSqliteClient, isPostgresUrl } from "./db/prisma-client.ts";
 import { createPrismaPageValidators } from "./db/prisma-page-validators.ts";
-import type { PageValidatorStore, SyncLeases } from "./core/source-sync.ts";
-import { createModelRegistry } from "./providers/model-registry.ts";
-import { countTokens } from "./providers/tokenizer.ts";
-import { isEnglishWord } from "./retrieval/english-words.ts";
-import { createOpenAIEmbedder } from "./providers/openai/openai-embedder.ts";
-import { makeHybridRetriever } from "./retrieval/hybrid-retriever.ts";
-import type { Embedder } from "./core/embedder.ts";
-import type { CompletionObserver } from "./core/completion-outcome.ts";
-import { silentLogger, type Logger } from "./logging/logger.ts";
+import { createPrismaSyncLeases } from "./db/prisma-sync-leases.ts";
+import { type Logger, silentLogger } from "./logging/logger.ts";
 import { createServiceMetrics, type ServiceMetrics } from "./metrics/service-metrics.ts";
-import OpenAI from "openai";
-import { openSqliteIndex } from "./retrieval/embedded/sqlite-index.ts";
-import { createAjvValidator } from "./structured/ajv-validator.ts";
-import { createResourceReader, type ResourceReader } from "./core/resource-reader.ts";
-import type { RateLimiter } from "./core/rate-limiter.ts";
+import { createModelRegistry } from "./providers/model-registry.ts";
+import { createOpenAIEmbedder } from "./providers/openai/openai-embedder.ts";
+import { countTokens } from "./providers/tokenizer.ts";
 import { createRateLimiter } from "./rate-limit/create-rate-limiter.ts";
-import { ensureDataDir } from "./data-dir.ts";
-import { createUsageServices, type UsageServices } from "./usage-services.ts";
+import { openSqliteIndex } from "./retrieval/embedded/sqlite-index.ts";
+import { isEnglishWord } from "./retrieval/english-words.ts";
+import { makeHybridRetriever } from "./retrieval/hybrid-retriever.ts";
+import { createAjvValidator } from "./structured/ajv-validator.ts";
 import { englishAnalyzer } from "./text/english-analyzer.ts";
+import { createUsageServices, type UsageServices } from "./usage-services.ts";
 import { warmUp } from "./warm-up.ts";
 
 export type ChatEngine = ReturnType<typeof createChatEngine>;
@@ -67,7 +67,10 @@ export interface AppServices {
  * Wires configuration to adapters and the core: the database (migrated
  * first), the embedded index, the models and the chat engine.
  */
-export async function createServices(config: Config, { preloadIndex = true, logger = silentLogger() }: { preloadIndex?: boolean; logger?: Logger } = {}): Promise<AppServices> {
+export async function createServices(
+  config: Config,
+  { preloadIndex = true, logger = silentLogger() }: { preloadIndex?: boolean; logger?: Logger } = {},
+): Promise<AppServices> {
   // A server loads its tables now, not in its first requests (a CLI command needs neither).
   if (preloadIndex) warmUp();
   // DATA_DIR holds the SQLite database and the embedded index, unless both live elsewhere.
@@ -78,16 +81,34 @@ export async function createServices(config: Config, { preloadIndex = true, logg
   const prisma = isPostgresUrl(config.DATABASE_URL) ? await createPostgresClient(config.DATABASE_URL!) : createSqliteClient(databaseFile(config));
   // Weaviate when WEAVIATE_URL is set (loaded only then), else the embedded on-disk index.
   const index = config.WEAVIATE_URL
-    ? await (await import("./retrieval/weaviate/weaviate-index.ts")).openWeaviateIndex({ url: config.WEAVIATE_URL, grpcUrl: config.WEAVIATE_GRPC_URL, apiKey: config.WEAVIATE_API_KEY, prefix: config.WEAVIATE_COLLECTION_PREFIX, analyzer })
+    ? await (await import("./retrieval/weaviate/weaviate-index.ts")).openWeaviateIndex({
+        url: config.WEAVIATE_URL,
+        grpcUrl: config.WEAVIATE_GRPC_URL,
+        apiKey: config.WEAVIATE_API_KEY,
+        prefix: config.WEAVIATE_COLLECTION_PREFIX,
+        analyzer,
+      })
     : openSqliteIndex(indexFile(config), { preload: preloadIndex, refreshMs: preloadIndex ? config.REFRESH_INTERVAL_MS : undefined, analyzer });
   const embedder = config.EMBEDDINGS_MODEL
     ? createOpenAIEmbedder({
-        client: new OpenAI({ apiKey: config.EMBEDDINGS_API_KEY ?? "not-needed", baseURL: config.EMBEDDINGS_BASE_URL, timeout: config.PROVIDER_TIMEOUT_MS, maxRetries: config.PROVIDER_MAX_RETRIES }),
+        client: new OpenAI({
+          apiKey: config.EMBEDDINGS_API_KEY ?? "not-needed",
+          baseURL: config.EMBEDDINGS_BASE_URL,
+          timeout: config.PROVIDER_TIMEOUT_MS,
+          maxRetries: config.PROVIDER_MAX_RETRIES,
+        }),
         modelId: config.EMBEDDINGS_MODEL,
       })
     : undefined;
   const retrieve = embedder
-    ? makeHybridRetriever({ lexical: index.retrieve, vectorSearch: index.vectorSearch, embedder, mode: config.RETRIEVAL_MODE, alpha: config.HYBRID_ALPHA, analyzer })
+    ? makeHybridRetriever({
+        lexical: index.retrieve,
+        vectorSearch: index.vectorSearch,
+        embedder,
+        mode: config.RETRIEVAL_MODE,
+        alpha: config.HYBRID_ALPHA,
+        analyzer,
+      })
     : index.retrieve;
   // Keys and sources are read on every request: held in memory, reloaded when the change counter moves.
   const catalog = createCachedSourceCatalog(prisma);

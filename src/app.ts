@@ -1,27 +1,24 @@
-import fs from "node:fs";
-import path from "node:path";
 import { Hono } from "hono";
 import type { AppServices } from "./app-services.ts";
-import { bundledDocuments } from "./demo-source.ts";
-import { notFound, toDocentError } from "./core/errors.ts";
-import { errorResponse } from "./http/error-response.ts";
-import { restRoutes } from "./http/rest-routes.ts";
-import { limitBody } from "./http/body-limit.ts";
-import { admission, type AdmissionEnv } from "./http/admission.ts";
 import { createStreamTokens } from "./auth/stream-tokens.ts";
+import { notFound, toDocentError } from "./core/errors.ts";
 import { refusalResponse } from "./graphql/errors.ts";
 import { createGraphQLHandler, streamTokenOf } from "./graphql/yoga.ts";
-import { rejectMalformedUrls } from "./http/malformed-url.ts";
+import { type AdmissionEnv, admission } from "./http/admission.ts";
+import { limitBody } from "./http/body-limit.ts";
 import { bundledDocsRoutes } from "./http/bundled-docs.ts";
-import { openApiRoutes } from "./http/openapi/openapi-routes.ts";
-import { createTrpcHandler } from "./trpc/handler.ts";
-import { mcpRoutes } from "./mcp/mcp-routes.ts";
 import { CORS_PATHS, corsFor } from "./http/cors.ts";
-import { playgroundRoutes } from "./playground/playground-routes.ts";
-import { labelInterface, traceRequests, type TraceEnv } from "./http/request-trace.ts";
-import { logRequests } from "./http/request-log.ts";
-import { observeRequests } from "./http/observe-requests.ts";
+import { errorResponse } from "./http/error-response.ts";
+import { rejectMalformedUrls } from "./http/malformed-url.ts";
 import { metricsRoute } from "./http/metrics-route.ts";
+import { observeRequests } from "./http/observe-requests.ts";
+import { openApiRoutes } from "./http/openapi/openapi-routes.ts";
+import { logRequests } from "./http/request-log.ts";
+import { labelInterface, type TraceEnv, traceRequests } from "./http/request-trace.ts";
+import { restRoutes } from "./http/rest-routes.ts";
+import { mcpRoutes } from "./mcp/mcp-routes.ts";
+import { playgroundRoutes } from "./playground/playground-routes.ts";
+import { createTrpcHandler } from "./trpc/handler.ts";
 
 /** /healthz answers 200 only when "ok": "starting" until start-up work (demo ingestion) is done, "draining" while stopping. */
 export type HealthStatus = "starting" | "ok" | "draining";
@@ -38,7 +35,8 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
   // observers, and one log line when its response has ended.
   app.use(
     traceRequests(services.completionObservers, {
-      onObserverError: (error, outcome) => logger.error({ err: error, request_id: outcome.requestId, completion_id: outcome.completionId }, "a completion observer failed"),
+      onObserverError: (error, outcome) =>
+        logger.error({ err: error, request_id: outcome.requestId, completion_id: outcome.completionId }, "a completion observer failed"),
     }),
   );
   app.use(observeRequests([logRequests(logger, { logQuestions: services.config.LOG_QUESTIONS }), services.metrics.onRequest]));
@@ -66,7 +64,16 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
   const graphql = createGraphQLHandler(services, tokens);
   app.use("/graphql", admission(admitDeps, { reject: false }));
   // Stream tokens are accepted only where graphql-sse's single-connection mode needs them.
-  app.use("/graphql/stream", admission(admitDeps, { reject: false, streamToken: (request) => { const token = streamTokenOf(request); return token ? { keyId: tokens.use(token) } : null; } }));
+  app.use(
+    "/graphql/stream",
+    admission(admitDeps, {
+      reject: false,
+      streamToken: (request) => {
+        const token = streamTokenOf(request);
+        return token ? { keyId: tokens.use(token) } : null;
+      },
+    }),
+  );
   app.on(["GET", "POST", "PUT", "DELETE"], ["/graphql", "/graphql/stream"], limitBody(maxBodyBytes), (c) => {
     const admitted = c.get("admission");
     // graphql-sse reserves and opens its stream before Yoga builds a context: refuse here in GraphQL's shape.

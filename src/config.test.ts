@@ -19,7 +19,11 @@ describe("loadConfig", () => {
 
   it("stores no question text by default, keeps stored text 30 days, writes usage every second", () => {
     expect(loadConfig({})).toMatchObject({ STORE_QUESTIONS: false, QUESTION_RETENTION_DAYS: 30, USAGE_FLUSH_MS: 1000 });
-    expect(loadConfig({ STORE_QUESTIONS: "1", QUESTION_RETENTION_DAYS: "7", USAGE_FLUSH_MS: "5000" })).toMatchObject({ STORE_QUESTIONS: true, QUESTION_RETENTION_DAYS: 7, USAGE_FLUSH_MS: 5000 });
+    expect(loadConfig({ STORE_QUESTIONS: "1", QUESTION_RETENTION_DAYS: "7", USAGE_FLUSH_MS: "5000" })).toMatchObject({
+      STORE_QUESTIONS: true,
+      QUESTION_RETENTION_DAYS: 7,
+      USAGE_FLUSH_MS: 5000,
+    });
     expect(() => loadConfig({ QUESTION_RETENTION_DAYS: "0" })).toThrow(/QUESTION_RETENTION_DAYS="0"/);
     expect(() => loadConfig({ STORE_QUESTIONS: "sometimes" })).toThrow(/STORE_QUESTIONS="sometimes": must be 1\/0/);
     expect(() => loadConfig({ USAGE_FLUSH_MS: "10" })).toThrow(/USAGE_FLUSH_MS="10"/);
@@ -27,7 +31,10 @@ describe("loadConfig", () => {
 
   it("leaves retrieval assist off unless asked, and names its values when wrong", () => {
     expect(loadConfig({})).toMatchObject({ RETRIEVAL_ASSIST: "off", RETRIEVAL_ASSIST_TIMEOUT_MS: 1500 });
-    expect(loadConfig({ RETRIEVAL_ASSIST: "rewrite", RETRIEVAL_ASSIST_TIMEOUT_MS: "800" })).toMatchObject({ RETRIEVAL_ASSIST: "rewrite", RETRIEVAL_ASSIST_TIMEOUT_MS: 800 });
+    expect(loadConfig({ RETRIEVAL_ASSIST: "rewrite", RETRIEVAL_ASSIST_TIMEOUT_MS: "800" })).toMatchObject({
+      RETRIEVAL_ASSIST: "rewrite",
+      RETRIEVAL_ASSIST_TIMEOUT_MS: 800,
+    });
     expect(() => loadConfig({ RETRIEVAL_ASSIST: "expand" })).toThrow(/RETRIEVAL_ASSIST="expand": must be off or rewrite/);
   });
 
@@ -55,7 +62,9 @@ describe("loadConfig", () => {
   it("limits each key to 600 requests a minute and 32 at once unless told, 0 turning a limit off", () => {
     expect(loadConfig({})).toMatchObject({ RATE_LIMIT_PER_MINUTE: 600, MAX_CONCURRENT_PER_KEY: 32 });
     expect(loadConfig({ RATE_LIMIT_PER_MINUTE: "0", MAX_CONCURRENT_PER_KEY: "0" })).toMatchObject({ RATE_LIMIT_PER_MINUTE: 0, MAX_CONCURRENT_PER_KEY: 0 });
-    expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: "-1", MAX_CONCURRENT_PER_KEY: "lots" })).toThrow(/RATE_LIMIT_PER_MINUTE="-1".*MAX_CONCURRENT_PER_KEY="lots": must be a whole number/);
+    expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: "-1", MAX_CONCURRENT_PER_KEY: "lots" })).toThrow(
+      /RATE_LIMIT_PER_MINUTE="-1".*MAX_CONCURRENT_PER_KEY="lots": must be a whole number/,
+    );
   });
 
   it("keeps MAX_MESSAGES within what the request schema reads at all", () => {
@@ -67,8 +76,13 @@ describe("loadConfig", () => {
   it("reads CORS_ORIGINS as *, or origins as browsers send them, and rejects what is not an origin", () => {
     expect(loadConfig({}).CORS_ORIGINS).toEqual([]);
     expect(loadConfig({ CORS_ORIGINS: "*" }).CORS_ORIGINS).toBe("*");
-    expect(loadConfig({ CORS_ORIGINS: "https://App.Example.com/, http://localhost:3000" }).CORS_ORIGINS).toEqual(["https://app.example.com", "http://localhost:3000"]);
-    expect(() => loadConfig({ CORS_ORIGINS: "https://app.example.com/path" })).toThrow(/CORS_ORIGINS="https:\/\/app.example.com\/path": must be \* or comma-separated origins/);
+    expect(loadConfig({ CORS_ORIGINS: "https://App.Example.com/, http://localhost:3000" }).CORS_ORIGINS).toEqual([
+      "https://app.example.com",
+      "http://localhost:3000",
+    ]);
+    expect(() => loadConfig({ CORS_ORIGINS: "https://app.example.com/path" })).toThrow(
+      /CORS_ORIGINS="https:\/\/app.example.com\/path": must be \* or comma-separated origins/,
+    );
     expect(() => loadConfig({ CORS_ORIGINS: "app.example.com" })).toThrow(/CORS_ORIGINS=/);
   });
 });

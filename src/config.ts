@@ -53,10 +53,16 @@ const corsOrigins = optionalString.transform((v, ctx): "*" | string[] => {
   if (v === undefined) return [];
   if (v === "*") return "*";
   const origins: string[] = [];
-  for (const item of v.split(",").map((o) => o.trim()).filter(Boolean)) {
+  for (const item of v
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean)) {
     const origin = originOf(item);
     if (!origin) {
-      ctx.addIssue({ code: "custom", message: `must be * or comma-separated origins such as https://app.example.com,http://localhost:3000 (${JSON.stringify(item)} is not an origin)` });
+      ctx.addIssue({
+        code: "custom",
+        message: `must be * or comma-separated origins such as https://app.example.com,http://localhost:3000 (${JSON.stringify(item)} is not an origin)`,
+      });
       return z.NEVER;
     }
     origins.push(origin);
@@ -115,12 +121,8 @@ export const ConfigSchema = z.object({
   EMBEDDINGS_BASE_URL: optionalUrl,
   EMBEDDINGS_MODEL: optionalString,
   EMBEDDINGS_API_KEY: optionalString,
-  RETRIEVAL_MODE: optionalString
-    .transform((v) => v ?? "lexical")
-    .pipe(z.enum(["lexical", "vector", "hybrid"], { error: "must be lexical, vector or hybrid" })),
-  HYBRID_ALPHA: optionalString
-    .transform((v) => Number(v ?? "0.5"))
-    .pipe(z.number({ error: "must be a number from 0 to 1" }).min(0).max(1)),
+  RETRIEVAL_MODE: optionalString.transform((v) => v ?? "lexical").pipe(z.enum(["lexical", "vector", "hybrid"], { error: "must be lexical, vector or hybrid" })),
+  HYBRID_ALPHA: optionalString.transform((v) => Number(v ?? "0.5")).pipe(z.number({ error: "must be a number from 0 to 1" }).min(0).max(1)),
   EMBEDDINGS_MIN_SIMILARITY: optionalString
     .transform((v) => Number(v ?? String(DEFAULT_MIN_SIMILARITY)))
     .pipe(z.number({ error: "must be a number from 0 to 1" }).min(0).max(1)),
@@ -151,7 +153,9 @@ export const ConfigSchema = z.object({
     }
     return seconds;
   }),
-  METRICS_TOKEN: optionalString.refine((v) => v === undefined || (v.length >= 16 && /^\S+$/.test(v)), { error: "must be at least 16 characters with no spaces (e.g. openssl rand -hex 32)" }),
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || (v.length >= 16 && /^\S+$/.test(v)), {
+    error: "must be at least 16 characters with no spaces (e.g. openssl rand -hex 32)",
+  }),
   /** Keep each served completion's question and answer text, for feedback and the docs-gap report. Off: only ids, ratings, references. */
   STORE_QUESTIONS: flag(false),
   /** Stored question, answer and feedback-comment text is cleared after this many days. */
@@ -165,8 +169,10 @@ export type Config = z.infer<typeof ConfigSchema>;
 /** Checks that need more than one variable. */
 function crossCheck(config: Config): string[] {
   const problems: string[] = [];
-  if (config.RETRIEVAL_MODE !== "lexical" && !config.EMBEDDINGS_MODEL) problems.push(`RETRIEVAL_MODE=${JSON.stringify(config.RETRIEVAL_MODE)}: needs EMBEDDINGS_MODEL (and EMBEDDINGS_BASE_URL or EMBEDDINGS_API_KEY)`);
-  if (config.EMBEDDINGS_MODEL && !config.EMBEDDINGS_BASE_URL && !config.EMBEDDINGS_API_KEY) problems.push(`EMBEDDINGS_MODEL=${JSON.stringify(config.EMBEDDINGS_MODEL)}: needs EMBEDDINGS_BASE_URL or EMBEDDINGS_API_KEY`);
+  if (config.RETRIEVAL_MODE !== "lexical" && !config.EMBEDDINGS_MODEL)
+    problems.push(`RETRIEVAL_MODE=${JSON.stringify(config.RETRIEVAL_MODE)}: needs EMBEDDINGS_MODEL (and EMBEDDINGS_BASE_URL or EMBEDDINGS_API_KEY)`);
+  if (config.EMBEDDINGS_MODEL && !config.EMBEDDINGS_BASE_URL && !config.EMBEDDINGS_API_KEY)
+    problems.push(`EMBEDDINGS_MODEL=${JSON.stringify(config.EMBEDDINGS_MODEL)}: needs EMBEDDINGS_BASE_URL or EMBEDDINGS_API_KEY`);
   return problems;
 }
 
@@ -189,7 +195,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /** The SQLite file Prisma uses: DATABASE_URL's path, or DATA_DIR/docent.db (only for file: URLs). */
 export function databaseFile(config: Pick<Config, "DATABASE_URL" | "DATA_DIR">): string {
-  if (!config.DATABASE_URL || !config.DATABASE_URL.startsWith("file:")) return path.join(config.DATA_DIR, "docent.db");
+  if (!config.DATABASE_URL?.startsWith("file:")) return path.join(config.DATA_DIR, "docent.db");
   return path.resolve(config.DATABASE_URL.slice("file:".length).replace(/^\/\/(?=\/)/, ""));
 }
 

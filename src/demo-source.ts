@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { AppServices } from "./app-services.ts";
-import { ingestDocuments, type IngestResult } from "./ingest/ingest-documents.ts";
-import { fileDocument, listDocuments, type DocumentFile } from "./ingest/list-documents.ts";
+import { type IngestResult, ingestDocuments } from "./ingest/ingest-documents.ts";
+import { type DocumentFile, fileDocument, listDocuments } from "./ingest/list-documents.ts";
 
 export const DEMO_SOURCE_NAME = "docent documentation";
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..");

@@ -1,6 +1,6 @@
-import { ConfigError, loadConfig, type Config } from "./config.ts";
+import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { loadEnvFile } from "./env-file.ts";
-import { startServer, type RunningServer } from "./server.ts";
+import { type RunningServer, startServer } from "./server.ts";
 import { StartupError } from "./startup-error.ts";
 
 /**

@@ -1,11 +1,11 @@
 import { createApp, type HealthStatus } from "./app.ts";
-import { createServices, type AppServices } from "./app-services.ts";
+import { type AppServices, createServices } from "./app-services.ts";
 import type { Config } from "./config.ts";
 import { ensureDemoSource } from "./demo-source.ts";
-import { listen, type Listener } from "./listener.ts";
+import { type Listener, listen } from "./listener.ts";
 import { createLogger, type Logger } from "./logging/logger.ts";
-import { startSyncScheduler } from "./sync/sync-scheduler.ts";
 import { syncHolder } from "./sync/run-sync.ts";
+import { startSyncScheduler } from "./sync/sync-scheduler.ts";
 
 export interface RunningServer {
   /** Base URL of the service, e.g. http://127.0.0.1:8787 */
@@ -28,7 +28,10 @@ export interface StartOptions {
 }
 
 /** Starts the service: services, HTTP listener, demo source, first key. */
-export async function startServer(config: Config, { log = (line: string) => console.log(line), logger = createLogger(config) }: StartOptions = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  { log = (line: string) => console.log(line), logger = createLogger(config) }: StartOptions = {},
+): Promise<RunningServer> {
   const services = await createServices(config, { logger });
   services.metrics.collectProcessMetrics();
   let health: HealthStatus = "starting";
@@ -49,7 +52,11 @@ export async function startServer(config: Config, { log = (line: string) => cons
     // The demo is a convenience: if it cannot be built (say, the embeddings service is down), serve without it.
     try {
       const demo = await ensureDemoSource(services, publicUrl);
-      if (demo) logger.info({ source_id: demo.source.id, pages: demo.pages, chunks: demo.chunks }, `docent: demo source "${demo.source.name}" ready (${demo.pages} pages, ${demo.chunks} chunks).`);
+      if (demo)
+        logger.info(
+          { source_id: demo.source.id, pages: demo.pages, chunks: demo.chunks },
+          `docent: demo source "${demo.source.name}" ready (${demo.pages} pages, ${demo.chunks} chunks).`,
+        );
     } catch (error) {
       logger.warn({ err: error }, `docent: the demo source could not be ingested (${(error as Error).message}); serving without it.`);
     }
@@ -81,7 +88,13 @@ export async function startServer(config: Config, { log = (line: string) => cons
     onSync: (summary) => services.metrics.onSync(summary),
   });
   health = "ok";
-  logger.info({ url, public_url: publicUrl }, `docent: serving ${url}/v1 (models: ${services.models.list().map((m) => `${m.id} → ${m.resolvesTo}${m.available ? "" : " (not configured)"}`).join(", ")})`);
+  logger.info(
+    { url, public_url: publicUrl },
+    `docent: serving ${url}/v1 (models: ${services.models
+      .list()
+      .map((m) => `${m.id} → ${m.resolvesTo}${m.available ? "" : " (not configured)"}`)
+      .join(", ")})`,
+  );
 
   return {
     url,

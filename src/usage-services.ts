@@ -24,10 +24,20 @@ export interface UsageServices {
 
 const HOUR_MS = 3_600_000;
 
-export function createUsageServices(prisma: PrismaClient, config: Pick<Config, "STORE_QUESTIONS" | "QUESTION_RETENTION_DAYS" | "USAGE_FLUSH_MS">, log: (line: string) => void = (l) => console.error(l)): UsageServices {
+export function createUsageServices(
+  prisma: PrismaClient,
+  config: Pick<Config, "STORE_QUESTIONS" | "QUESTION_RETENTION_DAYS" | "USAGE_FLUSH_MS">,
+  log: (line: string) => void = (l) => console.error(l),
+): UsageServices {
   const store = createPrismaUsageStore(prisma);
   const served = createPrismaServedCompletions(prisma);
-  const ledger = createUsageLedger({ usage: store, served, storeQuestions: config.STORE_QUESTIONS, flushIntervalMs: config.USAGE_FLUSH_MS, onError: (error) => log(`docent: usage could not be written yet (kept for the next try): ${(error as Error)?.message ?? error}`) });
+  const ledger = createUsageLedger({
+    usage: store,
+    served,
+    storeQuestions: config.STORE_QUESTIONS,
+    flushIntervalMs: config.USAGE_FLUSH_MS,
+    onError: (error) => log(`docent: usage could not be written yet (kept for the next try): ${(error as Error)?.message ?? error}`),
+  });
   const forgetOldText = () => served.forgetText(new Date(Date.now() - config.QUESTION_RETENTION_DAYS * 24 * HOUR_MS));
   let forgetting: Promise<unknown> = Promise.resolve();
   const forget = () => {

@@ -1,6 +1,6 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServerWithProviders, type ServerWithProviders, pageOf } from "./support/test-server.ts";
+import { pageOf, type ServerWithProviders, startServerWithProviders } from "./support/test-server.ts";
 
 type Reply = OpenAI.Chat.ChatCompletion & { url_references: string[] };
 

@@ -15,19 +15,33 @@ describe("answers a person can use without a language model", () => {
   beforeAll(async () => {
     server = await startTestServer();
     const dir = path.join(FIXTURES, "guide");
-    guide = (await ingestDocuments(server.services, { name: "Guide", baseUrl: "https://guide.example/", description: "A guide.", origin: dir, documents: listDocuments(dir) })).source.id;
+    guide = (
+      await ingestDocuments(server.services, {
+        name: "Guide",
+        baseUrl: "https://guide.example/",
+        description: "A guide.",
+        origin: dir,
+        documents: listDocuments(dir),
+      })
+    ).source.id;
     client = new OpenAI({ apiKey: server.key, baseURL: `${server.url}/v1`, maxRetries: 0 });
   });
   afterAll(() => server.close());
 
   const ask = async (content: string) =>
-    (await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content }], sources: [guide] } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming)) as Reply;
+    (await client.chat.completions.create({
+      model: "agent",
+      messages: [{ role: "user", content }],
+      sources: [guide],
+    } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming)) as Reply;
 
   it("quotes the code a sentence introduces, whole, in a fenced block with its indentation", async () => {
     const reply = await ask("How do I download a large file in pieces?");
     const text = reply.choices[0]!.message.content!;
     expect(text).toMatch(/read it chunk by chunk: \[1[, \d]*\]\n\n```\n/);
-    expect(text).toContain('\n```\nr = get(url, stream=True)\nwith open(path, "wb") as fd:\n    for chunk in r.iter_content(chunk_size=128):\n        fd.write(chunk)\n```');
+    expect(text).toContain(
+      '\n```\nr = get(url, stream=True)\nwith open(path, "wb") as fd:\n    for chunk in r.iter_content(chunk_size=128):\n        fd.write(chunk)\n```',
+    );
   });
 
   it("puts the guide before the changelog that repeats its words, unless the question is about versions", async () => {

@@ -3,7 +3,7 @@ import { parse } from "node-html-parser";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
-import { startServer, type RunningServer } from "../src/server.ts";
+import { type RunningServer, startServer } from "../src/server.ts";
 import { tempDir } from "./support/test-server.ts";
 
 /** The demo source's references open the right section of a rendered page in a browser. */
@@ -23,7 +23,11 @@ describe("the bundled documentation at /docs/", () => {
     const response = await fetch(url);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);
-    return new Set(parse(await response.text()).querySelectorAll("[id]").map((el) => el.id));
+    return new Set(
+      parse(await response.text())
+        .querySelectorAll("[id]")
+        .map((el) => el.id),
+    );
   };
 
   it("renders Markdown as HTML whose heading ids are the anchors references use", async () => {
@@ -38,10 +42,17 @@ describe("the bundled documentation at /docs/", () => {
 
   it("has, for every reference of answers about docent, the section its anchor names", async () => {
     const client = new OpenAI({ apiKey: server.firstKey!, baseURL: `${server.url}/v1`, maxRetries: 0 });
-    const questions = ["Where does docent store its data?", "How do I revoke an API key?", "How do I add a knowledge source?", "Which environment variables configure the server port?"];
+    const questions = [
+      "Where does docent store its data?",
+      "How do I revoke an API key?",
+      "How do I add a knowledge source?",
+      "Which environment variables configure the server port?",
+    ];
     let anchored = 0;
     for (const question of questions) {
-      const reply = (await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content: question }] })) as unknown as { url_references: string[] };
+      const reply = (await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content: question }] })) as unknown as {
+        url_references: string[];
+      };
       for (const reference of reply.url_references) {
         const url = new URL(reference);
         if (!url.hash) continue;

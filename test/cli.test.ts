@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { MIGRATIONS_DIR } from "../src/db/migrate.ts";
 import { migrationFiles } from "../src/db/migration-files.ts";
-import { startServer, type RunningServer } from "../src/server.ts";
 import { silentLogger } from "../src/logging/logger.ts";
-import { FIXTURES, tempDir, pageOf } from "./support/test-server.ts";
+import { type RunningServer, startServer } from "../src/server.ts";
+import { FIXTURES, pageOf, tempDir } from "./support/test-server.ts";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -38,7 +38,10 @@ describe("CLI", () => {
   beforeAll(async () => {
     dataDir = tempDir();
     // The server sees the CLI's changes when it next looks (every REFRESH_INTERVAL_MS): the tests allow a second.
-    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0", REFRESH_INTERVAL_MS: "200" }), { log: () => {}, logger: silentLogger() });
+    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0", REFRESH_INTERVAL_MS: "200" }), {
+      log: () => {},
+      logger: silentLogger(),
+    });
   });
   afterAll(async () => {
     await server.close();
@@ -68,7 +71,10 @@ describe("CLI", () => {
   });
 
   it("creates keys limited to sources and expiring; list shows scope, expiry and status; bad values create nothing", async () => {
-    const source = JSON.parse((await cli("sources", "add", "--name", "Scoped PG", "--dir", path.join(FIXTURES, "pg"), "--base-url", "https://www.postgresql.org/docs/15/", "--json")).stdout);
+    const source = JSON.parse(
+      (await cli("sources", "add", "--name", "Scoped PG", "--dir", path.join(FIXTURES, "pg"), "--base-url", "https://www.postgresql.org/docs/15/", "--json"))
+        .stdout,
+    );
     const errorLines = (stderr: string) => stderr.split("\n").filter((l) => l && !l.startsWith("npm warn"));
     const before = (await server.services.keys.list()).length;
     try {
@@ -96,9 +102,13 @@ describe("CLI", () => {
       await expect.poll(async () => (await ask(scoped.key, "vacuum")).status, withinASecond).toBe(200);
 
       expect(refused.map((r) => r.code)).toEqual([2, 2, 2, 2]);
-      expect(errorLines(refused[0]!.stderr)).toEqual(["docent: --expires-in '1y' is not a duration: use a whole number of minutes, hours or days, like 90m, 12h or 30d (at most 36500d)."]);
+      expect(errorLines(refused[0]!.stderr)).toEqual([
+        "docent: --expires-in '1y' is not a duration: use a whole number of minutes, hours or days, like 90m, 12h or 30d (at most 36500d).",
+      ]);
       expect(errorLines(refused[1]!.stderr)).toEqual([expect.stringMatching(/^docent: --expires-in '-5d' is not a duration/)]);
-      expect(errorLines(refused[2]!.stderr)).toEqual(["docent: Unknown source '00000000-0000-4000-8000-000000000000': no key created (see sources list for ids)."]);
+      expect(errorLines(refused[2]!.stderr)).toEqual([
+        "docent: Unknown source '00000000-0000-4000-8000-000000000000': no key created (see sources list for ids).",
+      ]);
       expect(errorLines(refused[3]!.stderr)).toEqual([expect.stringMatching(/^docent: --sources needs at least one source id/)]);
       expect((await server.services.keys.list()).length).toBe(before + 3);
 
@@ -127,18 +137,33 @@ describe("CLI", () => {
 
   it("adds and removes sources that the running server serves without a restart", async () => {
     const key = (await server.services.keys.create("t")).key;
-    const added = await cli("sources", "add", "--name", "SQLite", "--dir", path.join(FIXTURES, "sqlite"), "--base-url", "https://www.sqlite.org", "--description", "SQLite docs", "--json");
+    const added = await cli(
+      "sources",
+      "add",
+      "--name",
+      "SQLite",
+      "--dir",
+      path.join(FIXTURES, "sqlite"),
+      "--base-url",
+      "https://www.sqlite.org",
+      "--description",
+      "SQLite docs",
+      "--json",
+    );
     expect(added.code).toBe(0);
     const source = JSON.parse(added.stdout);
     expect(source).toMatchObject({ name: "SQLite", pages: 2, skipped: 1 });
     expect(source.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(source.chunks).toBeGreaterThanOrEqual(2);
 
-    const references = async () => ((await (await ask(key, "How do I shrink the database file with VACUUM?")).json()) as { url_references: string[] }).url_references;
+    const references = async () =>
+      ((await (await ask(key, "How do I shrink the database file with VACUUM?")).json()) as { url_references: string[] }).url_references;
     await expect.poll(async () => pageOf((await references())[0]), withinASecond).toBe("https://www.sqlite.org/lang/vacuum.md");
 
     // Adding the same name again replaces it in place: same id, no duplicates.
-    const again = JSON.parse((await cli("sources", "add", "--name", "SQLite", "--dir", path.join(FIXTURES, "sqlite"), "--base-url", "https://www.sqlite.org", "--json")).stdout);
+    const again = JSON.parse(
+      (await cli("sources", "add", "--name", "SQLite", "--dir", path.join(FIXTURES, "sqlite"), "--base-url", "https://www.sqlite.org", "--json")).stdout,
+    );
     expect(again.id).toBe(source.id);
     expect(again.chunks).toBe(source.chunks);
     const listed = JSON.parse((await cli("sources", "list", "--json")).stdout);
@@ -166,8 +191,12 @@ describe("CLI", () => {
   it("sources sync --all syncs each source, records a failure without naming the folder, and exits 1 if any failed", async () => {
     const folder = path.join(tempDir(), "gone");
     fs.cpSync(path.join(FIXTURES, "pg"), folder, { recursive: true });
-    const gone = JSON.parse((await cli("sources", "add", "--name", "Gone", "--dir", folder, "--base-url", "https://www.postgresql.org/docs/15/", "--json")).stdout);
-    const kept = JSON.parse((await cli("sources", "add", "--name", "Kept", "--dir", path.join(FIXTURES, "sqlite"), "--base-url", "https://www.sqlite.org/", "--json")).stdout);
+    const gone = JSON.parse(
+      (await cli("sources", "add", "--name", "Gone", "--dir", folder, "--base-url", "https://www.postgresql.org/docs/15/", "--json")).stdout,
+    );
+    const kept = JSON.parse(
+      (await cli("sources", "add", "--name", "Kept", "--dir", path.join(FIXTURES, "sqlite"), "--base-url", "https://www.sqlite.org/", "--json")).stdout,
+    );
     fs.rmSync(folder, { recursive: true });
     const syncedBefore = (await server.services.catalog.get(gone.id))!.lastSyncedAt;
     expect(syncedBefore).toBeInstanceOf(Date);
@@ -176,7 +205,11 @@ describe("CLI", () => {
       expect(all.code).toBe(1);
       const results = JSON.parse(all.stdout);
       expect(results).toEqual([
-        expect.objectContaining({ id: gone.id, status: "failed", error: { code: expect.any(String), message: expect.stringContaining("the source's folder") } }),
+        expect.objectContaining({
+          id: gone.id,
+          status: "failed",
+          error: { code: expect.any(String), message: expect.stringContaining("the source's folder") },
+        }),
         expect.objectContaining({ id: kept.id, status: "ok", unchanged: 2 }),
       ]);
       expect(all.stdout).not.toContain(folder);

@@ -70,7 +70,9 @@ describe("completion outcomes", () => {
     expect(last()).toMatchObject({ interface: "responses", keyId, question: QUESTION, status: "completed" });
     expect(response.output_text).toBe(last().answer);
 
-    const graphql = await graphqlRequest(server.url, key, `mutation ($input: ChatCompletionInput!) { createChatCompletion(input: $input) { id } }`, { input: { model: "agent", messages } });
+    const graphql = await graphqlRequest(server.url, key, `mutation ($input: ChatCompletionInput!) { createChatCompletion(input: $input) { id } }`, {
+      input: { model: "agent", messages },
+    });
     expect(last()).toMatchObject({ interface: "graphql", keyId, completionId: graphql.body.data.createChatCompletion.id });
 
     const completion = await trpcClient(server.url, key).chat.completions.create.mutate({ model: "agent", messages });

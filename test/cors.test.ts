@@ -49,12 +49,19 @@ describe("CORS_ORIGINS", () => {
     const answer = await fetch(`${server.url}/v1/chat/completions`, {
       method: "POST",
       headers: { origin: ALLOWED, authorization: `Bearer ${server.key}`, "content-type": "application/json" },
-      body: JSON.stringify({ model: "agent", messages: [{ role: "user", content: "How do I physically reorder a table according to an index?" }], stream: true }),
+      body: JSON.stringify({
+        model: "agent",
+        messages: [{ role: "user", content: "How do I physically reorder a table according to an index?" }],
+        stream: true,
+      }),
     });
     expect(answer.status).toBe(200);
     await answer.text();
     expect(answer.headers.get("access-control-allow-origin")).toBe(ALLOWED);
-    const exposed = answer.headers.get("access-control-expose-headers")?.toLowerCase().split(/\s*,\s*/);
+    const exposed = answer.headers
+      .get("access-control-expose-headers")
+      ?.toLowerCase()
+      .split(/\s*,\s*/);
     expect(exposed).toEqual(expect.arrayContaining(["x-docent-model", "x-docent-sources", "retry-after"]));
     expect(answer.headers.get("x-docent-model")).toBe("extractive/docent-extractive-1");
 

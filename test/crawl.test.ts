@@ -1,6 +1,6 @@
+import { execFile } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,12 +32,19 @@ function site(files: Record<string, string>, { failFirst = new Set<string>() } =
     const type = p.endsWith(".txt") ? "text/plain" : p.endsWith(".xml") ? "application/xml" : p.endsWith(".md") ? "text/markdown" : "text/html";
     res.writeHead(200, { "content-type": type }).end(body);
   });
-  return { server, hits, listen: () => new Promise<string>((r) => server.listen(0, "127.0.0.1", () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))) };
+  return {
+    server,
+    hits,
+    listen: () => new Promise<string>((r) => server.listen(0, "127.0.0.1", () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
+  };
 }
 
 const docsSite = {
   "/robots.txt": "User-agent: *\nDisallow: /docs/private/\n",
-  "/docs/": page("Home", `<p>Welcome.</p><a href="guide.html">Guide</a> <a href="api/ref.html#x">Ref</a> <a href="private/secret.html">Secret</a> <a href="../outside.html">Out</a> <a href="genindex.html">Index</a> <a href="flaky.html">Flaky</a>`),
+  "/docs/": page(
+    "Home",
+    `<p>Welcome.</p><a href="guide.html">Guide</a> <a href="api/ref.html#x">Ref</a> <a href="private/secret.html">Secret</a> <a href="../outside.html">Out</a> <a href="genindex.html">Index</a> <a href="flaky.html">Flaky</a>`,
+  ),
   "/docs/guide.html": page("Guide", `<p>The guide explains configuration in detail.</p><a href="/docs/">Home</a>`),
   "/docs/api/ref.html": page("Reference", "<p>The reference lists every function.</p>"),
   "/docs/private/secret.html": page("Secret", "<p>Robots say no.</p>"),
@@ -78,7 +85,8 @@ describe("crawler", () => {
     };
     const mapped = site(files);
     const url = await mapped.listen();
-    files["/docs/sitemap.xml"] = `<?xml version="1.0"?><urlset><url><loc>${url}/docs/only-in-sitemap.html</loc></url><url><loc>${url}/docs/index.html</loc></url></urlset>`;
+    files["/docs/sitemap.xml"] =
+      `<?xml version="1.0"?><urlset><url><loc>${url}/docs/only-in-sitemap.html</loc></url><url><loc>${url}/docs/index.html</loc></url></urlset>`;
     const docs = [];
     for await (const doc of crawl({ url: `${url}/docs/index.html` })) docs.push(doc.url);
     await new Promise<void>((r) => mapped.server.close(() => r()));
@@ -90,7 +98,10 @@ describe("crawler", () => {
     const env = { ...process.env, DATA_DIR: dataDir };
     const { stdout } = await run("npm", ["run", "-s", "cli", "--", "sources", "add", "--name", "Site", "--url", `${base}/docs/`, "--json"], { cwd: ROOT, env });
     expect(JSON.parse(stdout)).toMatchObject({ name: "Site", pages: 4, base_url: `${base}/docs/` });
-    const failed = await run("npm", ["run", "-s", "cli", "--", "sources", "add", "--name", "Gone", "--url", "http://127.0.0.1:9/docs/"], { cwd: ROOT, env }).catch((e) => e);
+    const failed = await run("npm", ["run", "-s", "cli", "--", "sources", "add", "--name", "Gone", "--url", "http://127.0.0.1:9/docs/"], {
+      cwd: ROOT,
+      env,
+    }).catch((e) => e);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/Could not reach http:\/\/127\.0\.0\.1:9\/docs\//);
     const list = JSON.parse((await run("npm", ["run", "-s", "cli", "--", "sources", "list", "--json"], { cwd: ROOT, env })).stdout);
@@ -101,7 +112,11 @@ describe("crawler", () => {
 describe("robots.txt", () => {
   const UA = "docent-crawler/0.1";
   it("applies the longest matching rule of the right group", () => {
-    const rules = parseRobots("https://x/robots.txt", "User-agent: other\nDisallow: /\n\nUser-agent: *\nDisallow: /docs/\nAllow: /docs/public/\nSitemap: https://x/sitemap.xml", UA);
+    const rules = parseRobots(
+      "https://x/robots.txt",
+      "User-agent: other\nDisallow: /\n\nUser-agent: *\nDisallow: /docs/\nAllow: /docs/public/\nSitemap: https://x/sitemap.xml",
+      UA,
+    );
     expect(rules.allowed("https://x/docs/a.html")).toBe(false);
     expect(rules.allowed("https://x/docs/public/a.html")).toBe(true);
     expect(rules.allowed("https://x/blog/")).toBe(true);

@@ -7,8 +7,8 @@ import { loadConfig } from "../src/config.ts";
 import { DEMO_SOURCE_NAME } from "../src/demo-source.ts";
 import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
-import { startServer, type RunningServer } from "../src/server.ts";
 import { silentLogger } from "../src/logging/logger.ts";
+import { type RunningServer, startServer } from "../src/server.ts";
 import { freePort, ROOT } from "./support/spawn-server.ts";
 import { FIXTURES, tempDir } from "./support/test-server.ts";
 
@@ -59,7 +59,12 @@ describe("the demo source follows the server", () => {
   });
 
   it("restarted on another port, with other sources in the catalog", async () => {
-    await ingestDocuments(server!.services, { name: "PostgreSQL", baseUrl: "https://www.postgresql.org/docs/15/", origin: "pg", documents: listDocuments(path.join(FIXTURES, "pg")) });
+    await ingestDocuments(server!.services, {
+      name: "PostgreSQL",
+      baseUrl: "https://www.postgresql.org/docs/15/",
+      origin: "pg",
+      documents: listDocuments(path.join(FIXTURES, "pg")),
+    });
     const before = server!.url;
     const again = await start(await freePort());
     expect(again.url).not.toBe(before);
@@ -69,7 +74,10 @@ describe("the demo source follows the server", () => {
 
   it("syncs with the CLI like any other source", async () => {
     const demo = (await server!.services.catalog.list()).find((s) => s.name === DEMO_SOURCE_NAME)!;
-    const { stdout } = await run("npm", ["run", "-s", "cli", "--", "sources", "sync", demo.id, "--json"], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir } });
+    const { stdout } = await run("npm", ["run", "-s", "cli", "--", "sources", "sync", demo.id, "--json"], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir },
+    });
     const result = JSON.parse(stdout);
     expect(result).toMatchObject({ id: demo.id, name: DEMO_SOURCE_NAME, added: 0, changed: 0, removed: 0, base_url: `${server!.url}/docs/` });
     expect(result.unchanged).toBe(demo.pages);

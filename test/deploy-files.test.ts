@@ -46,6 +46,7 @@ describe("docker-compose.yml", () => {
     expect(Object.keys(docent.depends_on)).toEqual(["postgres", "weaviate"]);
     expect([postgres.image, weaviate.image]).toEqual([expect.stringMatching(/^postgres:/), expect.stringMatching(/weaviate/)]);
 
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Compose's own variable syntax, not a template
     expect(lb.ports).toEqual(["${DOCENT_PORT:-8787}:8787"]);
     const [conf, target] = lb.volumes[0].split(":");
     expect(target).toBe("/etc/nginx/nginx.conf");
@@ -57,8 +58,15 @@ describe("docker-compose.yml", () => {
 });
 
 describe("Dockerfile", () => {
-  const lines = read("Dockerfile").replace(/\\\n/g, " ").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
-  const ignored = read(".dockerignore").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+  const lines = read("Dockerfile")
+    .replace(/\\\n/g, " ")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("#"));
+  const ignored = read(".dockerignore")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("#"));
   const stages = lines.filter((l) => l.startsWith("FROM "));
 
   it("builds in one stage and runs the compiled server with plain node in a slim one", () => {
@@ -69,7 +77,10 @@ describe("Dockerfile", () => {
     expect(read("tsconfig.build.json")).toMatch(/"outDir": "dist"/);
     // The runtime stage takes dist/ and node_modules/ from the build stage only.
     const runtime = lines.slice(lines.indexOf(stages[1]!));
-    expect(runtime.filter((l) => l.includes("--from=build"))).toEqual(["COPY --from=build /app/node_modules ./node_modules", "COPY --from=build /app/dist ./dist"]);
+    expect(runtime.filter((l) => l.includes("--from=build"))).toEqual([
+      "COPY --from=build /app/node_modules ./node_modules",
+      "COPY --from=build /app/dist ./dist",
+    ]);
   });
 
   it("copies only files that exist and that .dockerignore lets in", () => {

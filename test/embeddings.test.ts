@@ -5,8 +5,8 @@ import { createServices } from "../src/app-services.ts";
 import { loadConfig } from "../src/config.ts";
 import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
-import { startFakeProviderServer, type FakeProviderServer } from "./support/fake-provider-server.ts";
-import { FIXTURES, pageOf, startTestServer, tempDir, type TestServer } from "./support/test-server.ts";
+import { type FakeProviderServer, startFakeProviderServer } from "./support/fake-provider-server.ts";
+import { FIXTURES, pageOf, startTestServer, type TestServer, tempDir } from "./support/test-server.ts";
 
 const ask = async (server: TestServer, content: string) =>
   (await (
@@ -67,7 +67,9 @@ describe("embeddings", () => {
     const refs = (await ask(hybrid, question)).url_references.map(pageOf);
     // By words only CREATE INDEX ("relation"); by meaning also VACUUM ("reclaims storage" ~ tidy up).
     expect(lexical).not.toContain("https://www.postgresql.org/docs/15/sql-vacuum.html");
-    expect(refs).toEqual(expect.arrayContaining(["https://www.postgresql.org/docs/15/sql-vacuum.html", "https://www.postgresql.org/docs/15/sql-createindex.html"]));
+    expect(refs).toEqual(
+      expect.arrayContaining(["https://www.postgresql.org/docs/15/sql-vacuum.html", "https://www.postgresql.org/docs/15/sql-createindex.html"]),
+    );
   });
 
   it("a client that goes away cancels the question's embeddings call", async () => {
@@ -96,7 +98,9 @@ describe("embeddings", () => {
 
   it("a failing embeddings service changes nothing", async () => {
     const dataDir = tempDir();
-    const services = await createServices(loadConfig({ DATA_DIR: dataDir, EMBEDDINGS_BASE_URL: "http://127.0.0.1:9/v1", EMBEDDINGS_MODEL: "x", PROVIDER_MAX_RETRIES: "0" }));
+    const services = await createServices(
+      loadConfig({ DATA_DIR: dataDir, EMBEDDINGS_BASE_URL: "http://127.0.0.1:9/v1", EMBEDDINGS_MODEL: "x", PROVIDER_MAX_RETRIES: "0" }),
+    );
     const docs = path.join(FIXTURES, "pg");
     await expect(ingestDocuments(services, { name: "PG", baseUrl: "https://x/", origin: docs, documents: listDocuments(docs) })).rejects.toThrow(/embeddings/);
     expect(await services.catalog.list()).toEqual([]);
@@ -108,7 +112,10 @@ describe("embeddings", () => {
     const before = fake.requests.length;
     const long = `How do I rearrange things? ${"Here is the log line that came with it. ".repeat(2_000)}`;
     expect((await ask(servers[0]!, long)).url_references).toBeDefined();
-    const embedded = fake.requests.slice(before).filter((r) => r.path === "/v1/embeddings").flatMap((r) => r.body.input as string[]);
+    const embedded = fake.requests
+      .slice(before)
+      .filter((r) => r.path === "/v1/embeddings")
+      .flatMap((r) => r.body.input as string[]);
     expect(embedded).toHaveLength(1);
     expect(embedded[0]).toBe(long.slice(0, 8192));
   });

@@ -1,5 +1,5 @@
-import OpenAI from "openai";
 import { TRPCClientError } from "@trpc/client";
+import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { graphqlRequest, trpcClient } from "./support/clients.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
@@ -13,12 +13,17 @@ describe("feedback", () => {
   let server: TestServer;
   let other: { id: string; key: string };
   const feedback = (key: string, body: unknown) =>
-    fetch(`${server.url}/v1/feedback`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+    fetch(`${server.url}/v1/feedback`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
   const stored = async (id: string) => {
     await server.services.usage.ledger.flush();
     return (await server.services.usage.served.list({ since: new Date(0) })).find((c) => c.id === id);
   };
-  const ask = (key = server.key) => new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 }).chat.completions.create({ model: "agent", messages });
+  const ask = (key = server.key) =>
+    new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 }).chat.completions.create({ model: "agent", messages });
 
   beforeAll(async () => {
     // Nothing is written by the timer during the test: feedback must find a completion that is still only in memory.
@@ -32,8 +37,21 @@ describe("feedback", () => {
     const response = await feedback(server.key, { completion_id: completion.id, rating: "down", comment: "  It should mention CLUSTER's lock.  " });
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body).toEqual({ object: "feedback", completion_id: completion.id, rating: "down", comment: "It should mention CLUSTER's lock.", created_at: expect.any(Number) });
-    expect(await stored(completion.id)).toMatchObject({ rating: "down", comment: "It should mention CLUSTER's lock.", question: null, answer: null, refused: false, model: "agent" });
+    expect(body).toEqual({
+      object: "feedback",
+      completion_id: completion.id,
+      rating: "down",
+      comment: "It should mention CLUSTER's lock.",
+      created_at: expect.any(Number),
+    });
+    expect(await stored(completion.id)).toMatchObject({
+      rating: "down",
+      comment: "It should mention CLUSTER's lock.",
+      question: null,
+      answer: null,
+      refused: false,
+      model: "agent",
+    });
     expect((await stored(completion.id))!.references.map((r) => r.url)).toEqual((completion as unknown as { url_references: string[] }).url_references);
 
     expect((await feedback(server.key, { completion_id: completion.id, rating: "up" })).status).toBe(200);
@@ -46,7 +64,14 @@ describe("feedback", () => {
     for (const id of [theirs.id, "chatcmpl-0000", "resp_0000"]) {
       const response = await feedback(server.key, { completion_id: id, rating: "down" });
       expect(response.status, id).toBe(404);
-      expect(await response.json()).toEqual({ error: { message: `No completion with id '${id}' was served to this API key.`, type: "invalid_request_error", param: "completion_id", code: "completion_not_found" } });
+      expect(await response.json()).toEqual({
+        error: {
+          message: `No completion with id '${id}' was served to this API key.`,
+          type: "invalid_request_error",
+          param: "completion_id",
+          code: "completion_not_found",
+        },
+      });
     }
     expect((await stored(theirs.id))!.rating).toBeNull();
     expect((await feedback(other.key, { completion_id: mine.id, rating: "down" })).status).toBe(404);
@@ -88,21 +113,38 @@ describe("feedback", () => {
   });
 
   it("GraphQL submitFeedback and tRPC feedback.submit call the same function", async () => {
-    const graphqlCompletion = await graphqlRequest(server.url, server.key, `mutation ($input: ChatCompletionInput!) { createChatCompletion(input: $input) { id } }`, { input: { model: "agent", messages } });
+    const graphqlCompletion = await graphqlRequest(
+      server.url,
+      server.key,
+      `mutation ($input: ChatCompletionInput!) { createChatCompletion(input: $input) { id } }`,
+      { input: { model: "agent", messages } },
+    );
     const id = graphqlCompletion.body.data.createChatCompletion.id;
     const rated = await graphqlRequest(server.url, server.key, FEEDBACK, { input: { completionId: id, rating: "down", comment: "wrong page" } });
-    expect(rated.body).toEqual({ data: { submitFeedback: { object: "feedback", completionId: id, rating: "down", comment: "wrong page", createdAt: expect.any(Number) } } });
+    expect(rated.body).toEqual({
+      data: { submitFeedback: { object: "feedback", completionId: id, rating: "down", comment: "wrong page", createdAt: expect.any(Number) } },
+    });
     expect(await stored(id)).toMatchObject({ interface: "graphql", rating: "down" });
     const unknown = await graphqlRequest(server.url, other.key, FEEDBACK, { input: { completionId: id, rating: "up" } });
-    expect(unknown.body.errors?.[0]).toMatchObject({ message: `No completion with id '${id}' was served to this API key.`, extensions: { code: "NOT_FOUND", param: "completion_id" } });
+    expect(unknown.body.errors?.[0]).toMatchObject({
+      message: `No completion with id '${id}' was served to this API key.`,
+      extensions: { code: "NOT_FOUND", param: "completion_id" },
+    });
     const tooLong = await graphqlRequest(server.url, server.key, FEEDBACK, { input: { completionId: id, rating: "up", comment: "x".repeat(2001) } });
     expect(tooLong.body.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", param: "comment" });
 
     const trpc = trpcClient(server.url, server.key);
     const completion = await trpc.chat.completions.create.mutate({ model: "agent", messages });
-    expect(await trpc.feedback.submit.mutate({ completion_id: completion.id, rating: "up" })).toMatchObject({ object: "feedback", completion_id: completion.id, rating: "up", comment: null });
+    expect(await trpc.feedback.submit.mutate({ completion_id: completion.id, rating: "up" })).toMatchObject({
+      object: "feedback",
+      completion_id: completion.id,
+      rating: "up",
+      comment: null,
+    });
     expect(await stored(completion.id)).toMatchObject({ interface: "trpc", rating: "up" });
-    const refused = await trpcClient(server.url, other.key).feedback.submit.mutate({ completion_id: completion.id, rating: "down" }).catch((e) => e);
+    const refused = await trpcClient(server.url, other.key)
+      .feedback.submit.mutate({ completion_id: completion.id, rating: "down" })
+      .catch((e) => e);
     expect(refused).toBeInstanceOf(TRPCClientError);
     expect(refused.data).toMatchObject({ code: "NOT_FOUND" });
   });
@@ -117,7 +159,10 @@ describe("feedback with question storage", () => {
   afterAll(() => server.close());
 
   it("stores question, answer, references and model; clears text older than the retention", async () => {
-    const completion = await new OpenAI({ apiKey: server.key, baseURL: `${server.url}/v1`, maxRetries: 0 }).chat.completions.create({ model: "agent", messages });
+    const completion = await new OpenAI({ apiKey: server.key, baseURL: `${server.url}/v1`, maxRetries: 0 }).chat.completions.create({
+      model: "agent",
+      messages,
+    });
     const response = await fetch(`${server.url}/v1/feedback`, {
       method: "POST",
       headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },

@@ -3,9 +3,9 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { DEMO_SOURCE_NAME } from "../src/demo-source.ts";
-import { startServer, type RunningServer } from "../src/server.ts";
 import { silentLogger } from "../src/logging/logger.ts";
-import { tempDir, pageOf } from "./support/test-server.ts";
+import { type RunningServer, startServer } from "../src/server.ts";
+import { pageOf, tempDir } from "./support/test-server.ts";
 
 /** A newcomer's first start: no keys, no sources, no provider key. */
 describe("first start on an empty data dir", () => {
@@ -30,7 +30,10 @@ describe("first start on an empty data dir", () => {
 
   it("answers a question about its own docs with references to the bundled pages", async () => {
     const client = new OpenAI({ apiKey: server.firstKey!, baseURL: `${server.url}/v1`, maxRetries: 0 });
-    const reply = (await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content: "How do I add a knowledge source?" }] })) as OpenAI.Chat.ChatCompletion & { url_references: string[] };
+    const reply = (await client.chat.completions.create({
+      model: "agent",
+      messages: [{ role: "user", content: "How do I add a knowledge source?" }],
+    })) as OpenAI.Chat.ChatCompletion & { url_references: string[] };
     expect(reply.choices[0]!.message.content).toMatch(/sources add/);
     expect(pageOf(reply.url_references[0])).toBe(`${server.url}/docs/knowledge-sources.md`);
     const page = await fetch(reply.url_references[0]!);
@@ -43,7 +46,9 @@ describe("first start on an empty data dir", () => {
   it("answers what a newcomer asks the demo docs first, and greets back", async () => {
     const client = new OpenAI({ apiKey: server.firstKey!, baseURL: `${server.url}/v1`, maxRetries: 0 });
     const ask = async (content: string) =>
-      (await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content }] })) as OpenAI.Chat.ChatCompletion & { url_references: string[] };
+      (await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content }] })) as OpenAI.Chat.ChatCompletion & {
+        url_references: string[];
+      };
     // The best-ranked page holds half of the first question; the CLI section holds more: that is coverage enough.
     const add = await ask("How do I add a knowledge source and ask a question about it?");
     expect(add.url_references.map(pageOf)).toContain(`${server.url}/docs/knowledge-sources.md`);

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
-import { pageOf, startTestServer, tempDir, type TestServer } from "./support/test-server.ts";
+import { pageOf, startTestServer, type TestServer, tempDir } from "./support/test-server.ts";
 
 const page = (title: string, text: string) => `<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`;
 
@@ -16,21 +16,29 @@ describe("follow-up questions", () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, "sql-createindex.html"), page("CREATE INDEX", "CREATE INDEX constructs an index on the specified column of a table."));
     fs.writeFileSync(path.join(dir, "sql-dropindex.html"), page("DROP INDEX", "DROP INDEX removes an existing index from the database system."));
-    fs.writeFileSync(path.join(dir, "sql-createtable.html"), page("CREATE TABLE", "CREATE TABLE will create a new, initially empty table in the current database."));
-    fs.writeFileSync(path.join(dir, "sql-droptable.html"), page("DROP TABLE", "DROP TABLE removes tables from the database. Only the table owner can drop a table."));
+    fs.writeFileSync(
+      path.join(dir, "sql-createtable.html"),
+      page("CREATE TABLE", "CREATE TABLE will create a new, initially empty table in the current database."),
+    );
+    fs.writeFileSync(
+      path.join(dir, "sql-droptable.html"),
+      page("DROP TABLE", "DROP TABLE removes tables from the database. Only the table owner can drop a table."),
+    );
     id = (await ingestDocuments(server.services, { name: "SQL", baseUrl: "https://sql.example/", origin: dir, documents: listDocuments(dir) })).source.id;
   });
   afterAll(() => server.close());
 
   it('retrieves "and how do I drop it?" for the subject of the previous question', async () => {
     const ask = async (messages: object[]) =>
-      ((await (
-        await fetch(`${server.url}/v1/chat/completions`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
-          body: JSON.stringify({ model: "agent", messages, sources: [id] }),
-        })
-      ).json()) as { url_references: string[] }).url_references.map(pageOf);
+      (
+        (await (
+          await fetch(`${server.url}/v1/chat/completions`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+            body: JSON.stringify({ model: "agent", messages, sources: [id] }),
+          })
+        ).json()) as { url_references: string[] }
+      ).url_references.map(pageOf);
     const aboutIndexes = await ask([
       { role: "user", content: "How do I create an index?" },
       { role: "assistant", content: "Use CREATE INDEX [1]." },

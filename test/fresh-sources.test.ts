@@ -5,8 +5,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { createLogger } from "../src/logging/logger.ts";
-import { startServer, type RunningServer } from "../src/server.ts";
-import { startChangingSite, type ChangingSite } from "./support/changing-site.ts";
+import { type RunningServer, startServer } from "../src/server.ts";
+import { type ChangingSite, startChangingSite } from "./support/changing-site.ts";
 import { parseMetrics } from "./support/prometheus.ts";
 import { tempDir } from "./support/test-server.ts";
 
@@ -16,7 +16,10 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const words = (topic: string) =>
   `<p>${topic} This page of the Kestrel manual explains the feature in plain words, with the settings an operator changes most often, the defaults that ship with it, and what happens when a value is out of range.</p><p>Each setting is read once at start-up; a change needs a restart, and the log says which value was used.</p>`;
 const PAGES = {
-  "/docs/": { title: "Kestrel manual", body: `${words("Kestrel is a small queue server.")}<p>Read the <a href="guide.html">guide</a> or the <a href="reference.html">reference</a>.</p>` },
+  "/docs/": {
+    title: "Kestrel manual",
+    body: `${words("Kestrel is a small queue server.")}<p>Read the <a href="guide.html">guide</a> or the <a href="reference.html">reference</a>.</p>`,
+  },
   "/docs/guide.html": { title: "Kestrel guide", body: `${words("The guide walks through a first queue.")}<p>Then see <a href="tuning.html">tuning</a>.</p>` },
   "/docs/reference.html": { title: "Kestrel reference", body: words("The reference lists every command of the queue server.") },
   // Linked only from the guide: a 304 for the guide must still lead the crawl here.
@@ -85,14 +88,18 @@ describe("fresh sources", () => {
     expect(result).toMatchObject({ added: 4, pages: 4, not_modified: 0 });
     expect(pageHits(site, 0).every((r) => r.status === 200 && !r.conditional)).toBe(true);
     const listed = JSON.parse((await cli("sources", "list", "--json")).stdout);
-    expect(listed).toEqual([expect.objectContaining({ id: sourceId, refresh_seconds: 1, last_sync: expect.objectContaining({ status: "ok", trigger: "add", added: 4 }) })]);
+    expect(listed).toEqual([
+      expect.objectContaining({ id: sourceId, refresh_seconds: 1, last_sync: expect.objectContaining({ status: "ok", trigger: "add", added: 4 }) }),
+    ]);
   });
 
   it("sources sync --all asks only for changed pages: unchanged ones answer 304 and are not downloaded", async () => {
     const from = site.requests;
     const synced = await cli("sources", "sync", "--all", "--json");
     expect(synced.code).toBe(0);
-    expect(JSON.parse(synced.stdout)).toEqual([expect.objectContaining({ id: sourceId, status: "ok", added: 0, changed: 0, removed: 0, unchanged: 4, not_modified: 4, pages: 4 })]);
+    expect(JSON.parse(synced.stdout)).toEqual([
+      expect.objectContaining({ id: sourceId, status: "ok", added: 0, changed: 0, removed: 0, unchanged: 4, not_modified: 4, pages: 4 }),
+    ]);
     const hits = pageHits(site, from);
     // Every page was asked for (tuning.html through the guide's stored links), conditionally, and none was sent again.
     expect(new Set(hits.map((r) => r.path))).toEqual(PAGE_PATHS);
@@ -100,7 +107,11 @@ describe("fresh sources", () => {
   });
 
   it("the server's schedule syncs a changed site: one page downloaded, the rest 304, the summary logged, in /v1/sources and in /metrics", async () => {
-    site.change("/docs/guide.html", "Kestrel guide", `${words("The guide now covers dead-letter queues and the quarantine command.")}<p>Then see <a href="tuning.html">tuning</a>.</p>`);
+    site.change(
+      "/docs/guide.html",
+      "Kestrel guide",
+      `${words("The guide now covers dead-letter queues and the quarantine command.")}<p>Then see <a href="tuning.html">tuning</a>.</p>`,
+    );
     const from = site.requests;
     await start();
     // The last sync was the CLI's (manual): the next one is the schedule's.

@@ -64,13 +64,36 @@ describe("report gaps, with question storage", () => {
     const byQuestion = new Map(report.groups.map((g: { question: string }) => [g.question, g]));
     expect(report.groups).toHaveLength(4);
     // The largest group first: two readers asked the same thing in different words.
-    expect(report.groups[0]).toMatchObject({ question: LOCKS, wordings: [LOCKS, LOCKS_AGAIN], count: 2, refused: 2, weak: 0, down_voted: 0, completion_ids: [ids.locks, ids.locksAgain] });
-    expect(report.groups[0].closest_pages[0]).toMatchObject({ url: expect.stringMatching(/sql-cluster\.html/), source_id: server.sources.pg, source_name: "PostgreSQL 15 Documentation", count: 2 });
+    expect(report.groups[0]).toMatchObject({
+      question: LOCKS,
+      wordings: [LOCKS, LOCKS_AGAIN],
+      count: 2,
+      refused: 2,
+      weak: 0,
+      down_voted: 0,
+      completion_ids: [ids.locks, ids.locksAgain],
+    });
+    expect(report.groups[0].closest_pages[0]).toMatchObject({
+      url: expect.stringMatching(/sql-cluster\.html/),
+      source_id: server.sources.pg,
+      source_name: "PostgreSQL 15 Documentation",
+      count: 2,
+    });
     expect(byQuestion.get(MOONS)).toMatchObject({ count: 1, refused: 1, closest_pages: [], lowest_coverage: null, completion_ids: [ids.moons] });
     expect(byQuestion.get(SHRINK)).toMatchObject({ count: 1, refused: 0, weak: 1, completion_ids: [ids.shrink] });
     expect((byQuestion.get(SHRINK) as { lowest_coverage: number }).lowest_coverage).toBeLessThan(0.8);
-    expect((byQuestion.get(SHRINK) as { closest_pages: Array<{ url: string; source_name: string }> }).closest_pages[0]).toMatchObject({ url: expect.stringMatching(/vacuum\.md/), source_name: "SQLite Documentation" });
-    expect(byQuestion.get(REORDER)).toMatchObject({ count: 1, refused: 0, weak: 0, down_voted: 1, comments: ["It does not say CLUSTER locks the table."], completion_ids: [ids.reorder] });
+    expect((byQuestion.get(SHRINK) as { closest_pages: Array<{ url: string; source_name: string }> }).closest_pages[0]).toMatchObject({
+      url: expect.stringMatching(/vacuum\.md/),
+      source_name: "SQLite Documentation",
+    });
+    expect(byQuestion.get(REORDER)).toMatchObject({
+      count: 1,
+      refused: 0,
+      weak: 0,
+      down_voted: 1,
+      comments: ["It does not say CLUSTER locks the table."],
+      completion_ids: [ids.reorder],
+    });
     expect(byQuestion.has(PARTIAL)).toBe(false);
   });
 
@@ -109,7 +132,14 @@ describe("report gaps, without question storage", () => {
     const report = JSON.parse(await cli(server, "report", "gaps", "--json"));
     expect(report).toMatchObject({ completions: 4, gaps: 3, questions_stored: 0, note: NO_QUESTION_STORAGE_NOTE });
     expect(report.groups).toEqual([
-      expect.objectContaining({ question: null, wordings: [], count: 2, refused: 2, completion_ids: [locks, locksAgain], closest_pages: [expect.objectContaining({ url: expect.stringMatching(/sql-cluster\.html/) }), expect.anything(), expect.anything()] }),
+      expect.objectContaining({
+        question: null,
+        wordings: [],
+        count: 2,
+        refused: 2,
+        completion_ids: [locks, locksAgain],
+        closest_pages: [expect.objectContaining({ url: expect.stringMatching(/sql-cluster\.html/) }), expect.anything(), expect.anything()],
+      }),
       expect.objectContaining({ question: null, count: 1, refused: 1, completion_ids: [moons], closest_pages: [] }),
     ]);
     expect(JSON.stringify(report)).not.toContain(partial);

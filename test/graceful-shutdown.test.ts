@@ -1,7 +1,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServerWithProviders, type ServerWithProviders } from "./support/test-server.ts";
 import { refusesConnections } from "./support/spawn-server.ts";
+import { type ServerWithProviders, startServerWithProviders } from "./support/test-server.ts";
 
 /**
  * Stopping with a grace period, seen on the wire: a stream in flight runs to
@@ -23,7 +23,12 @@ describe("graceful stop", () => {
     let received = "";
     socket.setEncoding("utf8").on("data", (d: string) => (received += d));
     const ended = new Promise<void>((resolve) => socket.once("close", () => resolve()));
-    const body = JSON.stringify({ model: "provider_a", stream: true, sources: [env.server.sources.pg], messages: [{ role: "user", content: "How does vacuum reclaim storage?" }] });
+    const body = JSON.stringify({
+      model: "provider_a",
+      stream: true,
+      sources: [env.server.sources.pg],
+      messages: [{ role: "user", content: "How does vacuum reclaim storage?" }],
+    });
     socket.write(
       `POST /v1/chat/completions HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${env.server.key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );

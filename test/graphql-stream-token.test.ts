@@ -21,14 +21,21 @@ describe("GraphQL stream tokens", () => {
   /** Opens the event stream with the token, reads the status, and closes it. */
   async function openStream(token: string) {
     const controller = new AbortController();
-    const response = await fetch(`${server.url}/graphql/stream?token=${encodeURIComponent(token)}`, { headers: { accept: "text/event-stream" }, signal: controller.signal });
+    const response = await fetch(`${server.url}/graphql/stream?token=${encodeURIComponent(token)}`, {
+      headers: { accept: "text/event-stream" },
+      signal: controller.signal,
+    });
     const status = response.status;
     controller.abort();
     await response.body?.cancel().catch(() => {});
     return status;
   }
   const query = (token: string) =>
-    fetch(`${server.url}/graphql`, { method: "POST", headers: { "content-type": "application/json", "x-graphql-event-stream-token": token }, body: JSON.stringify({ query: "{ sources { id } }" }) });
+    fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-graphql-event-stream-token": token },
+      body: JSON.stringify({ query: "{ sources { id } }" }),
+    });
 
   it("is not a key anywhere else: /graphql refuses it", async () => {
     const token = await reserve(server.key);

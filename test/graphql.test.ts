@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHUNK_FIELDS, COMPLETION_FIELDS, graphqlRequest, graphqlSseClient } from "./support/clients.ts";
-import { startTestServer, type TestServer, pageOf } from "./support/test-server.ts";
+import { pageOf, startTestServer, type TestServer } from "./support/test-server.ts";
 
 const STREAM = `subscription ($input: ChatCompletionInput!) { chatCompletionStream(input: $input) { ${CHUNK_FIELDS} } }`;
 const CREATE = `mutation ($input: ChatCompletionInput!) { createChatCompletion(input: $input) { ${COMPLETION_FIELDS} } }`;
@@ -12,10 +12,19 @@ describe("GraphQL", () => {
     server = await startTestServer();
   });
   afterAll(() => server.close());
-  const input = () => ({ model: "agent", messages: [{ role: "user", content: "How do I physically reorder a table according to an index?" }], sources: [server.sources.pg] });
+  const input = () => ({
+    model: "agent",
+    messages: [{ role: "user", content: "How do I physically reorder a table according to an index?" }],
+    sources: [server.sources.pg],
+  });
 
   it("answers queries: sources, source(id), models", async () => {
-    const { body } = await graphqlRequest(server.url, server.key, `query ($id: ID!) { sources { id name baseUrl pages } source(id: $id) { name chunks } models { id resolvesTo available } }`, { id: server.sources.sqlite });
+    const { body } = await graphqlRequest(
+      server.url,
+      server.key,
+      `query ($id: ID!) { sources { id name baseUrl pages } source(id: $id) { name chunks } models { id resolvesTo available } }`,
+      { id: server.sources.sqlite },
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data.sources.map((s: { name: string }) => s.name).sort()).toEqual(["PostgreSQL 15 Documentation", "SQLite Documentation"]);
     expect(body.data.source.name).toBe("SQLite Documentation");
@@ -25,7 +34,11 @@ describe("GraphQL", () => {
   it("creates a completion with the spec's fields in GraphQL naming", async () => {
     const { body } = await graphqlRequest(server.url, server.key, CREATE, { input: input() });
     const completion = body.data.createChatCompletion;
-    expect(completion).toMatchObject({ object: "chat.completion", model: "agent", choices: [{ index: 0, finishReason: "stop", message: { role: "assistant" } }] });
+    expect(completion).toMatchObject({
+      object: "chat.completion",
+      model: "agent",
+      choices: [{ index: 0, finishReason: "stop", message: { role: "assistant" } }],
+    });
     expect(completion.id).toMatch(/^chatcmpl-/);
     expect(completion.systemFingerprint).toMatch(/^fp_/);
     expect(pageOf(completion.urlReferences[0])).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServices, type AppServices } from "../src/app-services.ts";
+import { type AppServices, createServices } from "../src/app-services.ts";
 import { loadConfig } from "../src/config.ts";
 import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import type { SourceDocument } from "../src/ingest/list-documents.ts";
@@ -26,11 +26,16 @@ describe("re-ingestion under another base URL", () => {
   // Crawled pages: their URLs do not depend on the base URL, only their scope does.
   const page = (url: string, html: string): SourceDocument => ({ relPath: new URL(url).pathname.slice(1), url, read: async () => Buffer.from(html) });
   const documents = [
-    page("https://site.example/docs/v1/vacuum.html", `<h1>Vacuum</h1><p>Vacuum reclaims storage held by dead rows. See the <a href="../guide/storage.html">storage guide</a>.</p>`),
+    page(
+      "https://site.example/docs/v1/vacuum.html",
+      `<h1>Vacuum</h1><p>Vacuum reclaims storage held by dead rows. See the <a href="../guide/storage.html">storage guide</a>.</p>`,
+    ),
     page("https://site.example/docs/guide/storage.html", `<h1>Storage</h1><p>How tables are laid out on disk in pages of eight kilobytes.</p>`),
   ];
   const ingest = (baseUrl: string) => ingestDocuments(services, { name: "Site", baseUrl, origin: "https://site.example/docs/v1/", documents });
-  const linksOfVacuum = async () => (await services.retrieve({ query: "vacuum reclaims dead rows", limit: 5 })).chunks.find((c) => c.url.endsWith("vacuum.html"))?.links?.map((l) => l.url) ?? [];
+  const linksOfVacuum = async () =>
+    (await services.retrieve({ query: "vacuum reclaims dead rows", limit: 5 })).chunks.find((c) => c.url.endsWith("vacuum.html"))?.links?.map((l) => l.url) ??
+    [];
 
   it("re-reads unchanged pages when the base URL changed, so links follow the new scope", async () => {
     expect(await ingest("https://site.example/docs/v1/")).toMatchObject({ added: 2, unchanged: 0 });

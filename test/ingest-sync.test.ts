@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServices, type AppServices } from "../src/app-services.ts";
+import { type AppServices, createServices } from "../src/app-services.ts";
 import { loadConfig } from "../src/config.ts";
 import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
@@ -49,7 +49,10 @@ describe("ingestion and sync", () => {
     const cluster = path.join(docs, "sql-cluster.html");
     fs.writeFileSync(cluster, fs.readFileSync(cluster, "utf8").replace("physically reordered", "physically rearranged (zanzibar)"));
     fs.rmSync(path.join(docs, "sql-vacuum.html"));
-    fs.writeFileSync(path.join(docs, "sql-reindex.html"), "<html><head><title>REINDEX</title></head><body><h1>REINDEX</h1><p>REINDEX rebuilds an index using the data stored in the index's table.</p></body></html>");
+    fs.writeFileSync(
+      path.join(docs, "sql-reindex.html"),
+      "<html><head><title>REINDEX</title></head><body><h1>REINDEX</h1><p>REINDEX rebuilds an index using the data stored in the index's table.</p></body></html>",
+    );
     const synced = await add();
     expect(synced).toMatchObject({ added: 1, changed: 1, removed: 1, unchanged: 1, pages: 3 });
     expect((await search("zanzibar")).map((c) => c.url)).toEqual(["https://pg.example/docs/sql-cluster.html"]);
@@ -59,7 +62,11 @@ describe("ingestion and sync", () => {
 
   it("keeps the previous index serving when an update fails mid-way", async () => {
     const before = await search("zanzibar");
-    const broken = { url: "https://pg.example/docs/sql-cluster.html", hash: "x", chunks: [{ sourceId: "s", url: "https://pg.example/docs/sql-cluster.html", anchor: "", title: "T", section: "", text: undefined as unknown as string }] };
+    const broken = {
+      url: "https://pg.example/docs/sql-cluster.html",
+      hash: "x",
+      chunks: [{ sourceId: "s", url: "https://pg.example/docs/sql-cluster.html", anchor: "", title: "T", section: "", text: undefined as unknown as string }],
+    };
     const id = (await services.catalog.findByName("PG"))!.id;
     await expect(services.writer.applyChanges(id, { upsert: [broken], remove: ["https://pg.example/docs/sql-reindex.html"] })).rejects.toThrow();
     expect(await search("zanzibar")).toEqual(before);
@@ -70,6 +77,8 @@ describe("ingestion and sync", () => {
     const id = (await services.catalog.findByName("PG"))!.id;
     fs.appendFileSync(path.join(docs, "sql-reindex.html"), "<p>Also see VACUUM FULL.</p>");
     const { stdout } = await run("npm", ["run", "-s", "cli", "--", "sources", "sync", id], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir } });
-    expect(stdout.trim()).toMatch(/^Synced "PG" \(id [0-9a-f-]+\): 0 added, 1 changed, 0 removed, 2 unchanged pages; 1 unreadable files skipped, 0 non-content pages left out; now 3 pages, \d+ chunks; [\d.]+ s\.$/);
+    expect(stdout.trim()).toMatch(
+      /^Synced "PG" \(id [0-9a-f-]+\): 0 added, 1 changed, 0 removed, 2 unchanged pages; 1 unreadable files skipped, 0 non-content pages left out; now 3 pages, \d+ chunks; [\d.]+ s\.$/,
+    );
   });
 });

@@ -1,9 +1,9 @@
-import OpenAI from "openai";
 import { TRPCClientError } from "@trpc/client";
+import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { graphqlRequest, trpcClient } from "./support/clients.ts";
 import type { FakeProviderServer } from "./support/fake-provider-server.ts";
-import { startServerWithProviders, startTestServer, type ServerWithProviders, type TestServer } from "./support/test-server.ts";
+import { type ServerWithProviders, startServerWithProviders, startTestServer, type TestServer } from "./support/test-server.ts";
 
 const QUESTION = "How do I physically reorder a table according to an index?";
 const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
@@ -36,15 +36,25 @@ describe("input limits", () => {
   it("refuses a message longer than MAX_MESSAGE_CHARS (100,000) before calling the provider", async () => {
     const before = fake.requests.length;
     const log = "ERROR: deadlock detected\n".repeat(4200);
-    const error = await refusal({ model: "provider_a", messages: [{ role: "system", content: "Be brief." }, { role: "user", content: `${log}\n${QUESTION}` }] });
+    const error = await refusal({
+      model: "provider_a",
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: `${log}\n${QUESTION}` },
+      ],
+    });
     expect(error).toMatchObject({ status: 400, param: "messages[1].content", code: "string_above_max_length", type: "invalid_request_error" });
     expect(error.message).toMatch(/100,000/);
     expect(fake.requests.length).toBe(before);
   });
 
   it("answers a question with a long pasted log well under the limits", async () => {
-    const log = "2026-11-22 10:00:01 ERROR: could not create unique index \"idx\" DETAIL: Key (id)=(1) is duplicated.\n".repeat(400);
-    const completion = await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content: `${QUESTION}\n${log}` }], sources: [server.sources.pg] } as never);
+    const log = '2026-11-22 10:00:01 ERROR: could not create unique index "idx" DETAIL: Key (id)=(1) is duplicated.\n'.repeat(400);
+    const completion = await client.chat.completions.create({
+      model: "agent",
+      messages: [{ role: "user", content: `${QUESTION}\n${log}` }],
+      sources: [server.sources.pg],
+    } as never);
     expect(completion.choices[0]!.message.content).toBeTruthy();
   });
 
@@ -72,12 +82,19 @@ describe("input limits", () => {
       [{ ...ask, user: "u".repeat(300) }, "user"],
       [{ ...ask, metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, "v"])) }, "metadata"],
       [{ ...ask, metadata: { k: "v".repeat(513) } }, "metadata.k"],
-      [{ ...ask, response_format: { type: "json_schema", json_schema: { name: "x", description: "d".repeat(5000), schema: { type: "object" } } } }, "response_format.json_schema.description"],
+      [
+        { ...ask, response_format: { type: "json_schema", json_schema: { name: "x", description: "d".repeat(5000), schema: { type: "object" } } } },
+        "response_format.json_schema.description",
+      ],
     ];
     for (const [body, param] of cases) {
       const response = await post(body);
       expect(response.status, param).toBe(400);
-      expect(((await response.json()) as any).error, param).toMatchObject({ type: "invalid_request_error", param, code: expect.stringMatching(/^(string|array)_above_max_length$|^invalid_value$/) });
+      expect(((await response.json()) as any).error, param).toMatchObject({
+        type: "invalid_request_error",
+        param,
+        code: expect.stringMatching(/^(string|array)_above_max_length$|^invalid_value$/),
+      });
     }
   });
 
@@ -114,7 +131,9 @@ describe("input limits", () => {
 
   it("does not let one GraphQL or tRPC request multiply the work: aliases and batches are bounded", async () => {
     const aliases = Array.from({ length: 5 }, (_, i) => `a${i}: createChatCompletion(input: $input) { id }`).join(" ");
-    const graphql = await graphqlRequest(server.url, server.key, `mutation ($input: ChatCompletionInput!) { ${aliases} }`, { input: { model: "agent", messages: [{ role: "user", content: QUESTION }] } });
+    const graphql = await graphqlRequest(server.url, server.key, `mutation ($input: ChatCompletionInput!) { ${aliases} }`, {
+      input: { model: "agent", messages: [{ role: "user", content: QUESTION }] },
+    });
     expect(graphql.body.errors![0]).toMatchObject({ message: expect.stringMatching(/at most 1 chat completion/) });
     expect(graphql.body.data).toBeUndefined();
     const huge = await graphqlRequest(server.url, server.key, `{ models { ${"id ".repeat(6000)} } }`);
@@ -124,7 +143,9 @@ describe("input limits", () => {
     const input = encodeURIComponent(JSON.stringify({}));
     const trpc = await fetch(`${server.url}/trpc/${batch}?batch=1&input=${input}`, { headers: { authorization: `Bearer ${server.key}` } });
     expect(trpc.status).toBe(400);
-    const ok = await fetch(`${server.url}/trpc/${batch.split(",").slice(0, 16).join(",")}?batch=1&input=${input}`, { headers: { authorization: `Bearer ${server.key}` } });
+    const ok = await fetch(`${server.url}/trpc/${batch.split(",").slice(0, 16).join(",")}?batch=1&input=${input}`, {
+      headers: { authorization: `Bearer ${server.key}` },
+    });
     expect(ok.status).toBe(200);
   });
 });

@@ -6,7 +6,7 @@ import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
 import { MAX_PAGE_CHARS } from "../src/mcp/tools/get-page.ts";
 import { mcpClient } from "./support/clients.ts";
-import { pageOf, startServerWithProviders, startTestServer, tempDir, type ServerWithProviders, type TestServer } from "./support/test-server.ts";
+import { pageOf, type ServerWithProviders, startServerWithProviders, startTestServer, type TestServer, tempDir } from "./support/test-server.ts";
 
 /**
  * The MCP server at /mcp, driven by the official MCP client SDK over
@@ -92,7 +92,13 @@ describe("MCP at /mcp", () => {
     const [passage] = (await call(client, "search_docs", { query: QUESTION, sources: [server.sources.pg] })).structuredContent.passages;
     const result = await call(client, "get_page", { url: passage.url });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ url: pageOf(passage.url), title: passage.title, source_id: server.sources.pg, source_name: PG_NAME, next_url: null });
+    expect(result.structuredContent).toMatchObject({
+      url: pageOf(passage.url),
+      title: passage.title,
+      source_id: server.sources.pg,
+      source_name: PG_NAME,
+      next_url: null,
+    });
     expect(result.structuredContent.sections[0].url).toBe(passage.url);
     expect(result.structuredContent.sections.map((s: { text: string }) => s.text).join("\n")).toContain(passage.text);
     expect(textOf(result)).toContain(`# ${passage.title}\nSource: ${PG_NAME}`);
@@ -106,7 +112,9 @@ describe("MCP at /mcp", () => {
     const rest = await (await fetch(`${server.url}/v1/sources`, { headers: { authorization: `Bearer ${server.key}` } })).json();
     expect(result.structuredContent.sources).toEqual(rest.data);
     expect(result.structuredContent.sources.map((s: { id: string }) => s.id)).toEqual(expect.arrayContaining([server.sources.pg, server.sources.sqlite]));
-    expect(textOf(result)).toContain(`- ${PG_NAME} (id ${server.sources.pg}): The PostgreSQL relational database manual. Base URL https://www.postgresql.org/docs/15/; 3 pages`);
+    expect(textOf(result)).toContain(
+      `- ${PG_NAME} (id ${server.sources.pg}): The PostgreSQL relational database manual. Base URL https://www.postgresql.org/docs/15/; 3 pages`,
+    );
   });
 
   it("ask_docs: a grounded answer with its references", async () => {
@@ -114,7 +122,9 @@ describe("MCP at /mcp", () => {
     expect(result.isError).toBeFalsy();
     const { answer, references, model, sources } = result.structuredContent;
     expect(answer).toMatch(/CONCURRENTLY.*\[1\]/);
-    expect(references).toEqual([{ title: "CREATE INDEX — define a new index", url: "https://www.postgresql.org/docs/15/sql-createindex.html#SQL-CREATEINDEX-CONCURRENTLY" }]);
+    expect(references).toEqual([
+      { title: "CREATE INDEX — define a new index", url: "https://www.postgresql.org/docs/15/sql-createindex.html#SQL-CREATEINDEX-CONCURRENTLY" },
+    ]);
     expect(model).toMatch(/^extractive\//);
     expect(sources).toEqual([{ id: server.sources.pg, name: PG_NAME }]);
     expect(textOf(result)).toBe(`${answer}\n\nReferences:\n[1] ${references[0].title}: ${references[0].url}`);
@@ -124,7 +134,10 @@ describe("MCP at /mcp", () => {
     const scoped = await mcpClient(server.url, scopedKey);
     try {
       expect((await call(scoped, "list_sources")).structuredContent.sources.map((s: { id: string }) => s.id)).toEqual([server.sources.sqlite]);
-      for (const [tool, args] of [["search_docs", { query: QUESTION }], ["ask_docs", { question: QUESTION }]] as const) {
+      for (const [tool, args] of [
+        ["search_docs", { query: QUESTION }],
+        ["ask_docs", { question: QUESTION }],
+      ] as const) {
         const outside = await call(scoped, tool, { ...args, sources: [server.sources.pg] });
         const unknown = await call(scoped, tool, { ...args, sources: [UNKNOWN_ID] });
         expect(outside.isError, tool).toBe(true);
@@ -149,7 +162,10 @@ describe("MCP at /mcp", () => {
   });
 
   it("refuses a missing or bad key with 401 before any MCP work", async () => {
-    const error = (await mcpClient(server.url, null).then(() => null, (e: unknown) => e)) as { status?: number } | null;
+    const error = (await mcpClient(server.url, null).then(
+      () => null,
+      (e: unknown) => e,
+    )) as { status?: number } | null;
     expect(error?.status).toBe(401);
     for (const headers of [{}, { authorization: "Bearer dk_not-a-key" }] as Array<Record<string, string>>) {
       // Not even JSON: the key is checked first.
@@ -159,7 +175,11 @@ describe("MCP at /mcp", () => {
       expect(await response.json()).toEqual({
         jsonrpc: "2.0",
         id: null,
-        error: { code: -32000, message: expect.stringMatching(/API key/), data: { code: "UNAUTHORIZED", reason: expect.stringMatching(/^(missing|invalid)_api_key$/) } },
+        error: {
+          code: -32000,
+          message: expect.stringMatching(/API key/),
+          data: { code: "UNAUTHORIZED", reason: expect.stringMatching(/^(missing|invalid)_api_key$/) },
+        },
       });
     }
   });
@@ -167,7 +187,11 @@ describe("MCP at /mcp", () => {
   it("refuses a body nested too deep in JSON-RPC form, before MCP parses it", async () => {
     const response = await rpc(server, { authorization: `Bearer ${server.key}` }, `{"a":${"[".repeat(100)}${"]".repeat(100)}}`);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32000, message: expect.stringMatching(/nests JSON more than/), data: { code: "BAD_REQUEST", reason: "json_too_deep" } } });
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32000, message: expect.stringMatching(/nests JSON more than/), data: { code: "BAD_REQUEST", reason: "json_too_deep" } },
+    });
   });
 
   it("answers bad arguments with a tool error that names them", async () => {
@@ -216,9 +240,18 @@ describe("MCP at /mcp", () => {
   it("get_page reads a long page in pieces, in page order, each call moving on", async () => {
     const dir = tempDir("docent-mcp-long-");
     // Every third section is long enough to be split into three passages under one anchor.
-    const sections = Array.from({ length: 24 }, (_, i) => `## Lock mode ${i + 1}\n\n${`Lock mode ${i + 1} guards table rows against writers in this particular way. `.repeat(i % 3 === 0 ? 90 : 32)}`);
+    const sections = Array.from(
+      { length: 24 },
+      (_, i) => `## Lock mode ${i + 1}\n\n${`Lock mode ${i + 1} guards table rows against writers in this particular way. `.repeat(i % 3 === 0 ? 90 : 32)}`,
+    );
     fs.writeFileSync(path.join(dir, "locking.md"), `# Locking guide\n\n${sections.join("\n\n")}\n`);
-    const { source } = await ingestDocuments(server.services, { name: "Locking", baseUrl: "https://locks.example/", description: "A long page.", origin: dir, documents: listDocuments(dir) });
+    const { source } = await ingestDocuments(server.services, {
+      name: "Locking",
+      baseUrl: "https://locks.example/",
+      description: "A long page.",
+      origin: dir,
+      documents: listDocuments(dir),
+    });
     fs.rmSync(dir, { recursive: true, force: true });
     const [url] = [...(await server.services.writer.pageHashes(source.id)).keys()];
     const whole = await server.services.resources.getPage(url!, null);
@@ -260,7 +293,11 @@ describe("MCP under the key's rate limit", () => {
     const refused = await rpc(server, { authorization });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000, message: expect.stringMatching(/per minute/), data: { code: "TOO_MANY_REQUESTS", reason: "rate_limit_exceeded" } } });
+    expect(await refused.json()).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32000, message: expect.stringMatching(/per minute/), data: { code: "TOO_MANY_REQUESTS", reason: "rate_limit_exceeded" } },
+    });
     // No key, no budget spent: authentication answers first.
     expect((await rpc(server, {})).status).toBe(401);
   });
@@ -288,7 +325,9 @@ describe("MCP ask_docs with a provider model", () => {
     const client = await mcpClient(server.url, server.key, { versionNegotiation: { mode } });
     const [requests, aborts] = [fake.requests.length, fake.clientAborts];
     const controller = new AbortController();
-    const asked = client.callTool({ name: "ask_docs", arguments: { question: QUESTION, sources: [server.sources.pg] } }, { signal: controller.signal }).catch((e: unknown) => e);
+    const asked = client
+      .callTool({ name: "ask_docs", arguments: { question: QUESTION, sources: [server.sources.pg] } }, { signal: controller.signal })
+      .catch((e: unknown) => e);
     expect(await waitFor(() => fake.requests.slice(requests).some((r) => r.path.endsWith("/chat/completions")))).toBe(true);
     if (how === "cancel") controller.abort("the user pressed stop");
     else await client.close();

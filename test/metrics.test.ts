@@ -44,11 +44,17 @@ describe("GET /metrics", () => {
     const chat = { route: "/v1/chat/completions", interface: "rest", status: "200", model: "agent" };
     expect(after.value("docent_http_requests_total", chat) - before.value("docent_http_requests_total", chat)).toBe(2);
     expect(after.count("docent_http_request_duration_seconds", chat) - before.count("docent_http_request_duration_seconds", chat)).toBe(2);
-    expect(after.value("docent_http_requests_total", { route: "/graphql", interface: "graphql", status: "200", model: "none" }) - before.value("docent_http_requests_total", { route: "/graphql", interface: "graphql" })).toBe(1);
+    expect(
+      after.value("docent_http_requests_total", { route: "/graphql", interface: "graphql", status: "200", model: "none" }) -
+        before.value("docent_http_requests_total", { route: "/graphql", interface: "graphql" }),
+    ).toBe(1);
     expect(after.value("docent_http_requests_total", { route: "/v1/sources/:id" })).toBe(1);
 
     expect(after.value("docent_refusals_total", { model: "agent", interface: "rest" }) - before.value("docent_refusals_total")).toBe(1);
-    expect(after.value("docent_completions_total", { model: "agent", status: "completed", refused: "false" }) - before.value("docent_completions_total", { refused: "false" })).toBe(1);
+    expect(
+      after.value("docent_completions_total", { model: "agent", status: "completed", refused: "false" }) -
+        before.value("docent_completions_total", { refused: "false" }),
+    ).toBe(1);
     const tokensIn = after.value("docent_tokens_total", { model: "agent", direction: "in" }) - before.value("docent_tokens_total", { direction: "in" });
     const tokensOut = after.value("docent_tokens_total", { model: "agent", direction: "out" }) - before.value("docent_tokens_total", { direction: "out" });
     expect(tokensIn).toBeGreaterThanOrEqual(answered.usage.prompt_tokens);

@@ -96,7 +96,10 @@ describe("the OpenAPI document", () => {
 
   it("describes chat completions, streamed and not, and validates requests with the schema it publishes", async () => {
     const request = { model: "agent", messages: [{ role: "user", content: "How do I reclaim space with VACUUM?" }], sources: [server.sources.pg] };
-    const requestSchema = ajv.compile({ ...doc.paths["/v1/chat/completions"]!.post!.requestBody!.content["application/json"]!.schema, components: doc.components });
+    const requestSchema = ajv.compile({
+      ...doc.paths["/v1/chat/completions"]!.post!.requestBody!.content["application/json"]!.schema,
+      components: doc.components,
+    });
     expect(requestSchema(request)).toBe(true);
 
     const plain = await call("POST", "/v1/chat/completions", request);
@@ -124,7 +127,11 @@ describe("the OpenAPI document", () => {
   });
 
   it("describes the Responses API's reply", async () => {
-    const { status, response } = await call("POST", "/v1/responses", { model: "agent", input: "How do I reclaim space with VACUUM?", sources: [server.sources.pg] });
+    const { status, response } = await call("POST", "/v1/responses", {
+      model: "agent",
+      input: "How do I reclaim space with VACUUM?",
+      sources: [server.sources.pg],
+    });
     expect(status).toBe(200);
     conforms("/v1/responses", "post", 200, await response.json());
     const refused = await call("POST", "/v1/responses", { model: "agent", input: "hi", store: true });
@@ -133,7 +140,11 @@ describe("the OpenAPI document", () => {
   });
 
   it("describes usage and feedback", async () => {
-    const asked = await call("POST", "/v1/chat/completions", { model: "agent", messages: [{ role: "user", content: "How do I reclaim space with VACUUM?" }], sources: [server.sources.pg] });
+    const asked = await call("POST", "/v1/chat/completions", {
+      model: "agent",
+      messages: [{ role: "user", content: "How do I reclaim space with VACUUM?" }],
+      sources: [server.sources.pg],
+    });
     const { id } = (await asked.response.json()) as { id: string };
     const rated = await call("POST", "/v1/feedback", { completion_id: id, rating: "down", comment: "too short" });
     expect(rated.status).toBe(200);

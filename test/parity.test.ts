@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHUNK_FIELDS, COMPLETION_FIELDS, graphqlRequest, graphqlSseClient, mcpClient, trpcClient } from "./support/clients.ts";
-import { startFakeProviderServer, type FakeProviderServer } from "./support/fake-provider-server.ts";
+import { type FakeProviderServer, startFakeProviderServer } from "./support/fake-provider-server.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 
 const STREAM = `subscription ($input: ChatCompletionInput!) { chatCompletionStream(input: $input) { ${CHUNK_FIELDS} } }`;
@@ -32,11 +32,26 @@ describe("parity of REST, GraphQL, tRPC, Responses and MCP", () => {
   const rest = {
     create: async (body: any): Promise<Outcome> => {
       const c: any = await openai.chat.completions.create(body);
-      return { text: c.choices[0].message.content, urlReferences: c.url_references, finishReason: c.choices[0].finish_reason, usage: { prompt: c.usage.prompt_tokens, completion: c.usage.completion_tokens, total: c.usage.total_tokens, reasoning: c.usage.completion_tokens_details.reasoning_tokens } };
+      return {
+        text: c.choices[0].message.content,
+        urlReferences: c.url_references,
+        finishReason: c.choices[0].finish_reason,
+        usage: {
+          prompt: c.usage.prompt_tokens,
+          completion: c.usage.completion_tokens,
+          total: c.usage.total_tokens,
+          reasoning: c.usage.completion_tokens_details.reasoning_tokens,
+        },
+      };
     },
     stream: async (body: any): Promise<Outcome> => {
       const chunks: any[] = [];
-      for await (const chunk of await openai.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } } as OpenAI.Chat.ChatCompletionCreateParamsStreaming)) chunks.push(chunk);
+      for await (const chunk of await openai.chat.completions.create({
+        ...body,
+        stream: true,
+        stream_options: { include_usage: true },
+      } as OpenAI.Chat.ChatCompletionCreateParamsStreaming))
+        chunks.push(chunk);
       return fromSnakeChunks(chunks);
     },
   };
@@ -49,7 +64,8 @@ describe("parity of REST, GraphQL, tRPC, Responses and MCP", () => {
     stream: async (body: any): Promise<Outcome> => {
       const client = graphqlSseClient(server.url, server.key, false);
       const chunks: any[] = [];
-      for await (const r of client.iterate({ query: STREAM, variables: { input: { ...toGraphQL(body), streamOptions: { includeUsage: true } } } })) chunks.push(r.data!.chatCompletionStream);
+      for await (const r of client.iterate({ query: STREAM, variables: { input: { ...toGraphQL(body), streamOptions: { includeUsage: true } } } }))
+        chunks.push(r.data!.chatCompletionStream);
       client.dispose();
       const last = chunks.at(-1);
       return {
@@ -63,16 +79,32 @@ describe("parity of REST, GraphQL, tRPC, Responses and MCP", () => {
   const trpc = {
     create: async (body: any): Promise<Outcome> => {
       const c = await trpcClient(server.url, server.key).chat.completions.create.mutate(body);
-      return { text: c.choices[0]!.message.content, urlReferences: c.url_references, finishReason: c.choices[0]!.finish_reason, usage: { prompt: c.usage.prompt_tokens, completion: c.usage.completion_tokens, total: c.usage.total_tokens, reasoning: c.usage.completion_tokens_details.reasoning_tokens } };
+      return {
+        text: c.choices[0]!.message.content,
+        urlReferences: c.url_references,
+        finishReason: c.choices[0]!.finish_reason,
+        usage: {
+          prompt: c.usage.prompt_tokens,
+          completion: c.usage.completion_tokens,
+          total: c.usage.total_tokens,
+          reasoning: c.usage.completion_tokens_details.reasoning_tokens,
+        },
+      };
     },
     stream: async (body: any): Promise<Outcome> => {
       const chunks: any[] = [];
       await new Promise<void>((resolve, reject) => {
-        const sub = trpcClient(server.url, server.key).chat.completions.stream.subscribe({ ...body, stream_options: { include_usage: true } }, {
-          onData: (c) => chunks.push(c),
-          onError: reject,
-          onComplete: () => (sub.unsubscribe(), resolve()),
-        });
+        const sub = trpcClient(server.url, server.key).chat.completions.stream.subscribe(
+          { ...body, stream_options: { include_usage: true } },
+          {
+            onData: (c) => chunks.push(c),
+            onError: reject,
+            onComplete: () => {
+              sub.unsubscribe();
+              resolve();
+            },
+          },
+        );
       });
       return fromSnakeChunks(chunks);
     },
@@ -82,16 +114,28 @@ describe("parity of REST, GraphQL, tRPC, Responses and MCP", () => {
     create: async (body: any): Promise<Outcome> => fromResponse(await openai.responses.create(toResponses(body))),
     stream: async (body: any): Promise<Outcome> => {
       const events: any[] = [];
-      for await (const event of await openai.responses.create({ ...toResponses(body), stream: true } as OpenAI.Responses.ResponseCreateParamsStreaming)) events.push(event);
+      for await (const event of await openai.responses.create({ ...toResponses(body), stream: true } as OpenAI.Responses.ResponseCreateParamsStreaming))
+        events.push(event);
       const completed = events.at(-1);
       expect(completed.type).toBe("response.completed");
       const outcome = fromResponse(completed.response);
-      return { ...outcome, text: events.filter((e) => e.type === "response.output_text.delta").map((e) => e.delta).join("") };
+      return {
+        ...outcome,
+        text: events
+          .filter((e) => e.type === "response.output_text.delta")
+          .map((e) => e.delta)
+          .join(""),
+      };
     },
   };
 
   const requests = () => ({
-    "explicit sources, with references": { model: "agent", messages: [{ role: "user", content: "How do I build an index without locking writes?" }], sources: [server.sources.pg], include_references: true },
+    "explicit sources, with references": {
+      model: "agent",
+      messages: [{ role: "user", content: "How do I build an index without locking writes?" }],
+      sources: [server.sources.pg],
+      include_references: true,
+    },
     "agent mode, multi-turn": {
       model: "agent",
       messages: [
@@ -103,23 +147,26 @@ describe("parity of REST, GraphQL, tRPC, Responses and MCP", () => {
     },
   });
 
-  it.each(["explicit sources, with references", "agent mode, multi-turn"] as const)("%s: same text, references, finish reason and usage, streamed and not", async (name) => {
-    const body = requests()[name];
-    const outcomes = {
-      "REST": await rest.create(body),
-      "REST stream": await rest.stream(body),
-      "GraphQL": await graphql.create(body),
-      "GraphQL stream": await graphql.stream(body),
-      "tRPC": await trpc.create(body),
-      "tRPC stream": await trpc.stream(body),
-      "Responses": await responses.create(body),
-      "Responses stream": await responses.stream(body),
-    };
-    const reference = outcomes.REST;
-    expect(reference.text.length).toBeGreaterThan(20);
-    expect(reference.urlReferences.length).toBeGreaterThan(0);
-    for (const [label, outcome] of Object.entries(outcomes)) expect({ label, ...outcome }).toEqual({ label, ...reference });
-  });
+  it.each(["explicit sources, with references", "agent mode, multi-turn"] as const)(
+    "%s: same text, references, finish reason and usage, streamed and not",
+    async (name) => {
+      const body = requests()[name];
+      const outcomes = {
+        REST: await rest.create(body),
+        "REST stream": await rest.stream(body),
+        GraphQL: await graphql.create(body),
+        "GraphQL stream": await graphql.stream(body),
+        tRPC: await trpc.create(body),
+        "tRPC stream": await trpc.stream(body),
+        Responses: await responses.create(body),
+        "Responses stream": await responses.stream(body),
+      };
+      const reference = outcomes.REST;
+      expect(reference.text.length).toBeGreaterThan(20);
+      expect(reference.urlReferences.length).toBeGreaterThan(0);
+      for (const [label, outcome] of Object.entries(outcomes)) expect({ label, ...outcome }).toEqual({ label, ...reference });
+    },
+  );
 
   // ask_docs takes one question, without include_references: compared with the same chat request.
   it.each([
@@ -133,10 +180,15 @@ describe("parity of REST, GraphQL, tRPC, Responses and MCP", () => {
       const result: any = await mcp.callTool({ name: "ask_docs", arguments: { question, sources } });
       expect(result.isError).toBeFalsy();
       expect(chat.urlReferences.length).toBeGreaterThan(0);
-      expect({ text: result.structuredContent.answer, urlReferences: result.structuredContent.references.map((r: { url: string }) => r.url) }).toEqual({ text: chat.text, urlReferences: chat.urlReferences });
+      expect({ text: result.structuredContent.answer, urlReferences: result.structuredContent.references.map((r: { url: string }) => r.url) }).toEqual({
+        text: chat.text,
+        urlReferences: chat.urlReferences,
+      });
       // The same refusal too, as a tool error.
       const unknown = "00000000-0000-4000-8000-000000000000";
-      const restError: any = await openai.chat.completions.create({ model: "agent", messages: [{ role: "user", content: question }], sources: [unknown] } as never).catch((e) => e);
+      const restError: any = await openai.chat.completions
+        .create({ model: "agent", messages: [{ role: "user", content: question }], sources: [unknown] } as never)
+        .catch((e) => e);
       const mcpError: any = await mcp.callTool({ name: "ask_docs", arguments: { question, sources: [unknown] } });
       expect(mcpError.isError).toBe(true);
       expect(mcpError.content[0].text).toContain(restError.error.message);
@@ -146,10 +198,18 @@ describe("parity of REST, GraphQL, tRPC, Responses and MCP", () => {
   });
 
   it("says the same thing about invalid input in each protocol's form", async () => {
-    const body = { model: "agent", messages: [{ role: "user", content: "hi" }, { role: "function", content: "x" }] };
+    const body = {
+      model: "agent",
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "function", content: "x" },
+      ],
+    };
     const restError: any = await openai.chat.completions.create(body as never).catch((e) => e);
     const gqlError = (await graphqlRequest(server.url, server.key, CREATE, { input: toGraphQL(body) })).body.errors![0]!;
-    const trpcError: any = await trpcClient(server.url, server.key).chat.completions.create.mutate(body as never).catch((e) => e);
+    const trpcError: any = await trpcClient(server.url, server.key)
+      .chat.completions.create.mutate(body as never)
+      .catch((e) => e);
     expect(restError.status).toBe(400);
     expect(restError.param).toBe("messages[1].role");
     expect(gqlError.message).toBe(restError.error.message);
@@ -159,7 +219,11 @@ describe("parity of REST, GraphQL, tRPC, Responses and MCP", () => {
   });
 
   it("closing the stream aborts generation on every interface", async () => {
-    const body = { model: "provider_a", messages: [{ role: "user", content: "How do I build an index without locking writes?" }], sources: [server.sources.pg] };
+    const body = {
+      model: "provider_a",
+      messages: [{ role: "user", content: "How do I build an index without locking writes?" }],
+      sources: [server.sources.pg],
+    };
     const waitForAbort = async (before: number) => {
       const deadline = Date.now() + 5000;
       while (fake.clientAborts === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -168,7 +232,9 @@ describe("parity of REST, GraphQL, tRPC, Responses and MCP", () => {
 
     let before = fake.clientAborts;
     const controller = new AbortController();
-    const stream = await openai.chat.completions.create({ ...(body as any), stream: true } as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal: controller.signal });
+    const stream = await openai.chat.completions.create({ ...(body as any), stream: true } as OpenAI.Chat.ChatCompletionCreateParamsStreaming, {
+      signal: controller.signal,
+    });
     let n = 0;
     try {
       for await (const _ of stream) if (++n === 3) controller.abort();
@@ -187,7 +253,9 @@ describe("parity of REST, GraphQL, tRPC, Responses and MCP", () => {
 
     before = fake.clientAborts;
     const responsesController = new AbortController();
-    const events = await openai.responses.create({ ...toResponses(body), stream: true } as OpenAI.Responses.ResponseCreateParamsStreaming, { signal: responsesController.signal });
+    const events = await openai.responses.create({ ...toResponses(body), stream: true } as OpenAI.Responses.ResponseCreateParamsStreaming, {
+      signal: responsesController.signal,
+    });
     n = 0;
     try {
       for await (const _ of events) if (++n === 6) responsesController.abort();

@@ -2,13 +2,13 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
 import { createServices } from "../src/app-services.ts";
 import { loadConfig } from "../src/config.ts";
 import { DocentError } from "../src/core/errors.ts";
-import { startServerWithProviders, startTestServer, tempDir, type TestServer } from "./support/test-server.ts";
+import { startServerWithProviders, startTestServer, type TestServer, tempDir } from "./support/test-server.ts";
 
 /**
  * The playground at `/`, driven in real headless Chromium (Debian's; a
@@ -16,7 +16,9 @@ import { startServerWithProviders, startTestServer, tempDir, type TestServer } f
  */
 const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => p && fs.existsSync(p));
 if (!CHROMIUM) {
-  console.warn("test/playground.test.ts skipped: no Chromium found. Install Debian's with `apt-get update && apt-get install -y chromium`, or set CHROMIUM_PATH.");
+  console.warn(
+    "test/playground.test.ts skipped: no Chromium found. Install Debian's with `apt-get update && apt-get install -y chromium`, or set CHROMIUM_PATH.",
+  );
 }
 
 const ON_TOPIC = "How do I physically reorder a table according to an index?";
@@ -33,13 +35,31 @@ describe("the playground's files", () => {
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toMatch(/^text\/html/);
     const csp = page.headers.get("content-security-policy") ?? "";
-    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'", "require-trusted-types-for 'script'"]) expect(csp).toContain(directive);
+    for (const directive of [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "connect-src 'self'",
+      "frame-ancestors 'none'",
+      "require-trusted-types-for 'script'",
+    ])
+      expect(csp).toContain(directive);
     const html = await page.text();
     // No inline script or handler, and nothing from another host.
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).not.toMatch(/\son[a-z]+=/i);
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
-    for (const path of ["/playground/app.js", "/playground/api.js", "/playground/render.js", "/playground/catalog-view.js", "/playground/describe-error.js", "/playground/feedback-view.js", "/playground/vendor/marked.js", "/playground/vendor/purify.js", "/playground/style.css"]) {
+    for (const path of [
+      "/playground/app.js",
+      "/playground/api.js",
+      "/playground/render.js",
+      "/playground/catalog-view.js",
+      "/playground/describe-error.js",
+      "/playground/feedback-view.js",
+      "/playground/vendor/marked.js",
+      "/playground/vendor/purify.js",
+      "/playground/style.css",
+    ]) {
       const file = await fetch(`${server.url}${path}`);
       expect(file.status, path).toBe(200);
       expect(file.headers.get("content-security-policy"), path).toBe(csp);
@@ -99,7 +119,7 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
     expect(await (await request.response())!.headerValue("content-type")).toMatch(/^text\/event-stream/);
 
     expect(await page.getAttribute("#result", "data-state")).toBe("answered");
-    expect(text(await page.textContent("#answer") ?? "")).toBe(text(expected.choices[0].message.content));
+    expect(text((await page.textContent("#answer")) ?? "")).toBe(text(expected.choices[0].message.content));
     // Each citation number links to its reference, and every reference is cited.
     const cites = await page.$$eval("#answer .cite a", (links) => links.map((a) => ({ n: Number(a.textContent), href: a.getAttribute("href") })));
     expect(cites.length).toBeGreaterThanOrEqual(refs.length);
@@ -117,7 +137,16 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
     const csp = (await page.request.get(`${server.url}/`)).headers()["content-security-policy"];
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("require-trusted-types-for 'script'");
-    expect(await page.evaluate(() => { try { document.body.insertAdjacentHTML("beforeend", "<i>x</i>"); return "allowed"; } catch (e) { return (e as Error).name; } })).toBe("TypeError");
+    expect(
+      await page.evaluate(() => {
+        try {
+          document.body.insertAdjacentHTML("beforeend", "<i>x</i>");
+          return "allowed";
+        } catch (e) {
+          return (e as Error).name;
+        }
+      }),
+    ).toBe("TypeError");
     expect(violations).toEqual([]);
   });
 
@@ -211,7 +240,8 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
   });
 
   it("renders HTML in a model's Markdown as text: no element is created, no script runs", async () => {
-    const reply = 'Use **CLUSTER** [1]. <img src=x onerror="window.pwned=1"> <script>window.pwned=2</script> [more](javascript:window.pwned=3)\n\n<div id="injected">block</div>';
+    const reply =
+      'Use **CLUSTER** [1]. <img src=x onerror="window.pwned=1"> <script>window.pwned=2</script> [more](javascript:window.pwned=3)\n\n<div id="injected">block</div>';
     const running = await startServerWithProviders({ kind: "reply", text: reply });
     try {
       const { page, violations } = await open(running.server.url);

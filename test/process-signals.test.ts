@@ -5,8 +5,8 @@ import { createServices } from "../src/app-services.ts";
 import { loadConfig } from "../src/config.ts";
 import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
-import { startFakeProviderServer, type FakeProviderServer, type Script } from "./support/fake-provider-server.ts";
-import { refusesConnections, spawnServer, stillRunning, type SpawnedServer } from "./support/spawn-server.ts";
+import { type FakeProviderServer, type Script, startFakeProviderServer } from "./support/fake-provider-server.ts";
+import { refusesConnections, type SpawnedServer, spawnServer, stillRunning } from "./support/spawn-server.ts";
 import { FIXTURES, tempDir } from "./support/test-server.ts";
 
 /**
@@ -25,7 +25,12 @@ describe("npm start under a service manager", () => {
     const dataDir = tempDir();
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     const services = await createServices(loadConfig({ DATA_DIR: dataDir }), { preloadIndex: false });
-    const source = await ingestDocuments(services, { name: "PostgreSQL", baseUrl: "https://www.postgresql.org/docs/15/", origin: "pg", documents: listDocuments(path.join(FIXTURES, "pg")) });
+    const source = await ingestDocuments(services, {
+      name: "PostgreSQL",
+      baseUrl: "https://www.postgresql.org/docs/15/",
+      origin: "pg",
+      documents: listDocuments(path.join(FIXTURES, "pg")),
+    });
     const key = (await services.keys.create("test")).key;
     await services.close();
     return { dataDir, key, sourceId: source.source.id };
@@ -68,7 +73,12 @@ describe("npm start under a service manager", () => {
       const response = await fetch(`${url}/v1/chat/completions`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ model: "provider_a", stream: true, sources: [sourceId], messages: [{ role: "user", content: "How do I reclaim storage with vacuum?" }] }),
+        body: JSON.stringify({
+          model: "provider_a",
+          stream: true,
+          sources: [sourceId],
+          messages: [{ role: "user", content: "How do I reclaim storage with vacuum?" }],
+        }),
       });
       expect(response.status).toBe(200);
       let text = "";

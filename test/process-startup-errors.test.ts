@@ -61,9 +61,16 @@ describe("start-up failures", () => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: file };
     delete env.DATABASE_URL;
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) =>
-      execFile("npm", ["run", "-s", "cli", "--", "sources", "list"], { cwd: ROOT, env }, (error, _stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stderr })),
+      execFile("npm", ["run", "-s", "cli", "--", "sources", "list"], { cwd: ROOT, env }, (error, _stdout, stderr) =>
+        resolve({ code: error ? (error.code as number) : 0, stderr }),
+      ),
     );
     expect(code).toBe(1);
-    expect(stderr.trim().split("\n").filter((l) => !l.startsWith("npm warn"))).toEqual([expect.stringMatching(/^docent: DATA_DIR=.* is a file/)]);
+    expect(
+      stderr
+        .trim()
+        .split("\n")
+        .filter((l) => !l.startsWith("npm warn")),
+    ).toEqual([expect.stringMatching(/^docent: DATA_DIR=.* is a file/)]);
   });
 });

@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { graphqlRequest, trpcClient } from "./support/clients.ts";
-import { startServerWithProviders, startTestServer, type ServerWithProviders, type TestServer } from "./support/test-server.ts";
+import { type ServerWithProviders, startServerWithProviders, startTestServer, type TestServer } from "./support/test-server.ts";
 
 /**
  * RATE_LIMIT_PER_MINUTE and MAX_CONCURRENT_PER_KEY over REST: 429 in
@@ -42,7 +42,9 @@ describe("requests per minute per key", () => {
 
     const raw = await fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${server.key}` } });
     expect(raw.status).toBe(429);
-    expect(await raw.json()).toEqual({ error: { message: expect.stringMatching(/per minute/), type: "rate_limit_error", param: null, code: "rate_limit_exceeded" } });
+    expect(await raw.json()).toEqual({
+      error: { message: expect.stringMatching(/per minute/), type: "rate_limit_error", param: null, code: "rate_limit_exceeded" },
+    });
     // No key, no budget to spend: authentication answers first.
     expect((await fetch(`${server.url}/v1/models`)).status).toBe(401);
     // Another key has its own budget.
@@ -67,7 +69,8 @@ describe("requests in progress per key", () => {
     running = await startServerWithProviders({ kind: "reply", text: "Use CLUSTER [1]." }, { MAX_CONCURRENT_PER_KEY: "1" });
   });
   afterAll(() => running.close());
-  const params = (extra: object = {}) => ({ model: "provider_a", messages: [question], sources: [running.server.sources.pg], ...extra }) as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+  const params = (extra: object = {}) =>
+    ({ model: "provider_a", messages: [question], sources: [running.server.sources.pg], ...extra }) as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
 
   it("a slow streamed answer holds the slot until its stream ends", async () => {
     const { client, fake, server } = running;

@@ -4,7 +4,7 @@ import { loadConfig } from "../src/config.ts";
 import { createLogger } from "../src/logging/logger.ts";
 import { startServer } from "../src/server.ts";
 import { graphqlRequest, trpcClient } from "./support/clients.ts";
-import { startTestServer, tempDir, type TestServer } from "./support/test-server.ts";
+import { startTestServer, type TestServer, tempDir } from "./support/test-server.ts";
 
 const QUESTION = "How do I physically reorder a table according to an index?";
 
@@ -29,7 +29,11 @@ describe("request logs", () => {
   afterAll(() => server.close());
 
   const post = (path: string, body: object, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
 
   it("writes one JSON line per request with its id, route, door, status, duration, key id and what answered", async () => {
     const before = log.requests().length;
@@ -60,11 +64,17 @@ describe("request logs", () => {
 
   it("logs a stream when it has ended, an uncovered question as refused, and each door under its name", async () => {
     const before = log.requests().length;
-    const streamed = await post("/v1/chat/completions", { model: "agent", stream: true, messages: [{ role: "user", content: "How many moons does Jupiter have?" }] });
+    const streamed = await post("/v1/chat/completions", {
+      model: "agent",
+      stream: true,
+      messages: [{ role: "user", content: "How many moons does Jupiter have?" }],
+    });
     await streamed.text();
     const openai = new OpenAI({ apiKey: server.key, baseURL: `${server.url}/v1`, maxRetries: 0 });
     await openai.responses.create({ model: "agent", input: QUESTION });
-    await graphqlRequest(server.url, server.key, `mutation ($input: ChatCompletionInput!) { createChatCompletion(input: $input) { id } }`, { input: { model: "agent", messages: [{ role: "user", content: QUESTION }] } });
+    await graphqlRequest(server.url, server.key, `mutation ($input: ChatCompletionInput!) { createChatCompletion(input: $input) { id } }`, {
+      input: { model: "agent", messages: [{ role: "user", content: QUESTION }] },
+    });
     await trpcClient(server.url, server.key).sources.get.query({ id: server.sources.sqlite });
     await fetch(`${server.url}/v1/sources/${server.sources.pg}`, { headers: { authorization: `Bearer ${server.key}` } });
     const lines = log.requests().slice(before);

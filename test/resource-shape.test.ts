@@ -4,7 +4,12 @@ import { FIXTURES, startTestServer, type TestServer } from "./support/test-serve
 
 /** snake_case keys → camelCase, as GraphQL names the same fields (nested objects too). */
 const camel = (o: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(o).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v && typeof v === "object" && !Array.isArray(v) ? camel(v as Record<string, unknown>) : v]));
+  Object.fromEntries(
+    Object.entries(o).map(([k, v]) => [
+      k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()),
+      v && typeof v === "object" && !Array.isArray(v) ? camel(v as Record<string, unknown>) : v,
+    ]),
+  );
 
 describe("one resource shape on every interface", () => {
   let server: TestServer;
@@ -49,7 +54,11 @@ describe("one resource shape on every interface", () => {
          models { id object created ownedBy resolvesTo structuredResolvesTo available unavailableReason } }`,
     );
     expect(body.data.sources).toEqual(restSources.map(camel));
-    expect(restSources.find((s: { id: string }) => s.id === server.sources.sqlite).last_sync).toMatchObject({ status: "failed", finished_at: 1795428002, error: { code: "unreachable_url" } });
+    expect(restSources.find((s: { id: string }) => s.id === server.sources.sqlite).last_sync).toMatchObject({
+      status: "failed",
+      finished_at: 1795428002,
+      error: { code: "unreachable_url" },
+    });
     // GraphQL lists every field (null where REST omits one).
     expect(body.data.models).toEqual(restModels.map((m: Record<string, unknown>) => ({ structuredResolvesTo: null, ...camel(m) })));
   });
@@ -57,7 +66,13 @@ describe("one resource shape on every interface", () => {
   it("no interface shows where a source was read from on the server", async () => {
     const trpc = trpcClient(server.url, server.key);
     const { body } = await graphqlRequest(server.url, server.key, `{ sources { id name description baseUrl } }`);
-    const everything = JSON.stringify([await rest("/sources"), await rest(`/sources/${server.sources.sqlite}`), await trpc.sources.list.query(), await trpc.sources.get.query({ id: server.sources.sqlite }), body]);
+    const everything = JSON.stringify([
+      await rest("/sources"),
+      await rest(`/sources/${server.sources.sqlite}`),
+      await trpc.sources.list.query(),
+      await trpc.sources.get.query({ id: server.sources.sqlite }),
+      body,
+    ]);
     expect(everything).not.toContain(FIXTURES);
     expect(everything).not.toContain("origin");
     expect(everything).not.toContain(server.dataDir);

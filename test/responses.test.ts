@@ -3,7 +3,7 @@ import { generateText, streamText } from "ai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeProviderServer } from "./support/fake-provider-server.ts";
-import { pageOf, startServerWithProviders, type ServerWithProviders, type TestServer } from "./support/test-server.ts";
+import { pageOf, type ServerWithProviders, startServerWithProviders, type TestServer } from "./support/test-server.ts";
 
 const QUESTION = "How do I build an index without locking writes?";
 const SCHEMA = {
@@ -56,7 +56,19 @@ describe("the Responses API", () => {
 
   it("responses.create: a completed response whose output_text carries flat url_citation annotations on its markers", async () => {
     const response: any = await client.responses.create(ask({ instructions: "Be brief.", temperature: 0.2, max_output_tokens: 300 }));
-    expect(response).toMatchObject({ object: "response", status: "completed", model: "agent", error: null, incomplete_details: null, instructions: "Be brief.", temperature: 0.2, max_output_tokens: 300, store: false, text: { format: { type: "text" } }, tools: [] });
+    expect(response).toMatchObject({
+      object: "response",
+      status: "completed",
+      model: "agent",
+      error: null,
+      incomplete_details: null,
+      instructions: "Be brief.",
+      temperature: 0.2,
+      max_output_tokens: 300,
+      store: false,
+      text: { format: { type: "text" } },
+      tools: [],
+    });
     expect(response.id).toMatch(/^resp_/);
     expect(response.output).toHaveLength(1);
     const [item] = response.output;
@@ -68,7 +80,14 @@ describe("the Responses API", () => {
     expect(content.text).toContain("CONCURRENTLY");
 
     // The same spans as chat's annotations, flat rather than nested under `url_citation`.
-    const chat: any = await client.chat.completions.create({ model: "agent", messages: [{ role: "system", content: "Be brief." }, { role: "user", content: QUESTION }], sources: [server.sources.pg] } as never);
+    const chat: any = await client.chat.completions.create({
+      model: "agent",
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: QUESTION },
+      ],
+      sources: [server.sources.pg],
+    } as never);
     expect(content.text).toBe(chat.choices[0].message.content);
     expect(content.annotations).toEqual(chat.choices[0].message.annotations.map((a: any) => ({ type: "url_citation", ...a.url_citation })));
     expect(content.annotations.length).toBeGreaterThan(0);
@@ -95,7 +114,13 @@ describe("the Responses API", () => {
         { role: "developer", content: "Prefer SQL." },
         { role: "user", content: "What does CLUSTER do?" },
         { type: "message", role: "assistant", content: [{ type: "output_text", text: "It reorders a table." }] },
-        { role: "user", content: [{ type: "input_text", text: "How do I physically reorder " }, { type: "input_text", text: "a table by an index?" }] },
+        {
+          role: "user",
+          content: [
+            { type: "input_text", text: "How do I physically reorder " },
+            { type: "input_text", text: "a table by an index?" },
+          ],
+        },
       ],
       temperature: 0.3,
       top_p: 0.9,
@@ -125,7 +150,10 @@ describe("the Responses API", () => {
     const streamed = await events(ask({ model: "provider_a", max_output_tokens: 2 }));
     expect(response).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } });
     expect(response.output[0].status).toBe("incomplete");
-    expect(streamed.at(-1)).toMatchObject({ type: "response.incomplete", response: { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } } });
+    expect(streamed.at(-1)).toMatchObject({
+      type: "response.incomplete",
+      response: { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } },
+    });
   });
 
   it("stream: true gives the real event sequence, numbered, ending with the same response as responses.create", async () => {
@@ -140,7 +168,10 @@ describe("the Responses API", () => {
     expect(item).toMatchObject({ type: "message", status: "in_progress", role: "assistant", content: [] });
     for (const e of stream.filter((e) => "item_id" in e)) expect(e).toMatchObject({ item_id: item.id, output_index: 0, content_index: 0 });
 
-    const text = stream.filter((e) => e.type === "response.output_text.delta").map((e) => e.delta).join("");
+    const text = stream
+      .filter((e) => e.type === "response.output_text.delta")
+      .map((e) => e.delta)
+      .join("");
     const done = stream.find((e) => e.type === "response.output_text.done");
     const completed = stream.at(-1).response;
     expect(text).toBe(whole.output_text);
@@ -151,7 +182,12 @@ describe("the Responses API", () => {
     expect(stream.find((e) => e.type === "response.content_part.done").part).toEqual(completed.output[0].content[0]);
     expect(stream.find((e) => e.type === "response.output_item.done").item).toEqual(completed.output[0]);
     expect(completed.id).toBe(created.id);
-    expect(completed).toMatchObject({ status: "completed", output: whole.output.map((o: any) => ({ ...o, id: item.id })), url_references: whole.url_references, usage: whole.usage });
+    expect(completed).toMatchObject({
+      status: "completed",
+      output: whole.output.map((o: any) => ({ ...o, id: item.id })),
+      url_references: whole.url_references,
+      usage: whole.usage,
+    });
   });
 
   it("frames each event as `event: <type>` + `data: <json>`, with no [DONE]", async () => {
@@ -193,7 +229,10 @@ describe("the Responses API", () => {
     expect(failed.response.id).toBe(stream[0].response.id);
     expect(failed.response.error).toEqual({ code: "provider_unreachable", message: expect.stringContaining("upstream overloaded") });
     // The text so far stays with the failed response.
-    const partial = stream.filter((e) => e.type === "response.output_text.delta").map((e) => e.delta).join("");
+    const partial = stream
+      .filter((e) => e.type === "response.output_text.delta")
+      .map((e) => e.delta)
+      .join("");
     expect(failed.response.output[0]).toMatchObject({ status: "incomplete", content: [{ type: "output_text", text: partial }] });
   });
 
@@ -201,7 +240,9 @@ describe("the Responses API", () => {
     fake.queue({ kind: "endless", intervalMs: 10 });
     const before = fake.clientAborts;
     const controller = new AbortController();
-    const stream = await client.responses.create({ ...ask({ model: "provider_a" }), stream: true } as OpenAI.Responses.ResponseCreateParamsStreaming, { signal: controller.signal });
+    const stream = await client.responses.create({ ...ask({ model: "provider_a" }), stream: true } as OpenAI.Responses.ResponseCreateParamsStreaming, {
+      signal: controller.signal,
+    });
     let seen = 0;
     try {
       for await (const _ of stream) if (++seen === 6) controller.abort();
@@ -224,7 +265,10 @@ describe("the Responses API", () => {
     fake.queue({ kind: "reply", text: VALID });
     const stream = await events(ask({ model: "provider_b", ...question }));
     expect(fake.requests.at(-1)!.body.output_config).toEqual({ format: { type: "json_schema", schema: SCHEMA } });
-    const text = stream.filter((e) => e.type === "response.output_text.delta").map((e) => e.delta).join("");
+    const text = stream
+      .filter((e) => e.type === "response.output_text.delta")
+      .map((e) => e.delta)
+      .join("");
     expect(JSON.parse(text)).toEqual(JSON.parse(VALID));
     expect(stream.at(-1).type).toBe("response.completed");
 
@@ -240,7 +284,12 @@ describe("the Responses API", () => {
   });
 
   it("docent stores nothing: previous_response_id, store: true, conversation and background are refused by name", async () => {
-    for (const [param, value] of [["previous_response_id", "resp_123"], ["store", true], ["conversation", "conv_1"], ["background", true]] as const) {
+    for (const [param, value] of [
+      ["previous_response_id", "resp_123"],
+      ["store", true],
+      ["conversation", "conv_1"],
+      ["background", true],
+    ] as const) {
       const error: any = await client.responses.create(ask({ [param]: value })).catch((e) => e);
       expect(error).toBeInstanceOf(OpenAI.BadRequestError);
       expect(error.param).toBe(param);
@@ -255,7 +304,16 @@ describe("the Responses API", () => {
   it("bad input is a 400 naming the parameter", async () => {
     const cases: Array<[object, string, RegExp]> = [
       [{ input: [{ role: "tool", content: "x" }] }, "input[0].role", /only the roles 'user', 'system', 'developer' and 'assistant'/],
-      [{ input: [{ role: "user", content: "hi" }, { role: "user", content: [{ type: "input_image", image_url: "https://x/y.png" }] }] }, "input[1].content[0].type", /text only/],
+      [
+        {
+          input: [
+            { role: "user", content: "hi" },
+            { role: "user", content: [{ type: "input_image", image_url: "https://x/y.png" }] },
+          ],
+        },
+        "input[1].content[0].type",
+        /text only/,
+      ],
       [{ input: [{ type: "function_call_output", call_id: "c1", output: "42" }] }, "input[0].type", /only message items/],
       [{ input: 42 }, "input", /a string or a list/],
       [{ input: undefined }, "input", /Missing required parameter/],
@@ -280,7 +338,9 @@ describe("the Responses API", () => {
 
   it("needs a valid key: none, unknown, revoked or a GraphQL stream token get 401", async () => {
     expect((await post(ask(), {})).status).toBe(401);
-    const unknown: any = await new OpenAI({ apiKey: "dk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", baseURL: `${server.url}/v1`, maxRetries: 0 }).responses.create(ask()).catch((e) => e);
+    const unknown: any = await new OpenAI({ apiKey: "dk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", baseURL: `${server.url}/v1`, maxRetries: 0 }).responses
+      .create(ask())
+      .catch((e) => e);
     expect(unknown).toBeInstanceOf(OpenAI.AuthenticationError);
     expect(unknown.code).toBe("invalid_api_key");
     const revoked = await server.services.keys.create("revoked");

@@ -57,13 +57,26 @@ describe("REST over raw HTTP", () => {
   });
 
   it("rejects unsupported roles naming the parameter", async () => {
-    const error = await expectError(await post({ model: "agent", messages: [{ role: "user", content: "a" }, { role: "tool", content: "b" }] }), 400, { param: "messages[1].role" });
+    const error = await expectError(
+      await post({
+        model: "agent",
+        messages: [
+          { role: "user", content: "a" },
+          { role: "tool", content: "b" },
+        ],
+      }),
+      400,
+      { param: "messages[1].role" },
+    );
     expect(error.message).toMatch(/tool/);
   });
 
   it("rejects source ids that are not UUIDs with 400 and unknown ones with 404", async () => {
     await expectError(await post({ ...question, sources: ["pg"] }), 400, { param: "sources[0]" });
-    const error = await expectError(await post({ ...question, sources: [server.sources.pg, "00000000-0000-4000-8000-000000000000"] }), 404, { param: "sources[1]", code: "source_not_found" });
+    const error = await expectError(await post({ ...question, sources: [server.sources.pg, "00000000-0000-4000-8000-000000000000"] }), 404, {
+      param: "sources[1]",
+      code: "source_not_found",
+    });
     expect(error.message).toContain("00000000-0000-4000-8000-000000000000");
   });
 

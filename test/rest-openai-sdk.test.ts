@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer, pageOf } from "./support/test-server.ts";
+import { pageOf, startTestServer, type TestServer } from "./support/test-server.ts";
 
 /** The REST surface through the real `openai` SDK, streamed and not. */
 describe("REST chat completions with the openai SDK", () => {
@@ -36,7 +36,8 @@ describe("REST chat completions with the openai SDK", () => {
     expect(completion.usage!.completion_tokens).toBeGreaterThan(5);
     expect(completion.usage!.total_tokens).toBe(completion.usage!.prompt_tokens + completion.usage!.completion_tokens);
     // Citations also as OpenAI-standard annotations.
-    const annotations = (choice.message as { annotations?: Array<{ type: string; url_citation: { url: string; start_index: number; end_index: number } }> }).annotations!;
+    const annotations = (choice.message as { annotations?: Array<{ type: string; url_citation: { url: string; start_index: number; end_index: number } }> })
+      .annotations!;
     expect(annotations.map((a) => a.url_citation.url)).toEqual(completion.url_references);
     const first = annotations[0]!.url_citation;
     expect(choice.message.content!.slice(first.start_index, first.end_index)).toBe("[1]");
@@ -72,7 +73,9 @@ describe("REST chat completions with the openai SDK", () => {
 
   it("limits replies and references to the listed sources", async () => {
     const pg = (await client.chat.completions.create(ask("What does VACUUM do?", { sources: [server.sources.pg] }))) as unknown as { url_references: string[] };
-    const lite = (await client.chat.completions.create(ask("What does VACUUM do?", { sources: [server.sources.sqlite] }))) as unknown as { url_references: string[] };
+    const lite = (await client.chat.completions.create(ask("What does VACUUM do?", { sources: [server.sources.sqlite] }))) as unknown as {
+      url_references: string[];
+    };
     expect(pg.url_references.length).toBeGreaterThan(0);
     expect(pg.url_references.every((u) => u.startsWith("https://www.postgresql.org/"))).toBe(true);
     expect(lite.url_references.map(pageOf)).toContain("https://www.sqlite.org/lang/vacuum.md");
@@ -80,7 +83,9 @@ describe("REST chat completions with the openai SDK", () => {
   });
 
   it("lets the agent choose the source a question names", async () => {
-    const reply = (await client.chat.completions.create(ask("How do I shrink the database file in SQLite with VACUUM?"))) as unknown as { url_references: string[] };
+    const reply = (await client.chat.completions.create(ask("How do I shrink the database file in SQLite with VACUUM?"))) as unknown as {
+      url_references: string[];
+    };
     expect(pageOf(reply.url_references[0])).toBe("https://www.sqlite.org/lang/vacuum.md");
     expect(reply.url_references.every((u) => u.startsWith("https://www.sqlite.org/"))).toBe(true);
   });
@@ -102,7 +107,11 @@ describe("REST chat completions with the openai SDK", () => {
 
   it("surfaces errors as the SDK's typed errors", async () => {
     const unknown = "3f2b8c1e-0000-4000-8000-000000000000";
-    await expect(client.chat.completions.create(ask("vacuum", { sources: [unknown] }))).rejects.toMatchObject({ status: 404, code: "source_not_found", param: "sources[0]" });
+    await expect(client.chat.completions.create(ask("vacuum", { sources: [unknown] }))).rejects.toMatchObject({
+      status: 404,
+      code: "source_not_found",
+      param: "sources[0]",
+    });
     await expect(client.chat.completions.create(ask("vacuum", { model: "gpt-nope" }))).rejects.toMatchObject({ status: 404, code: "model_not_found" });
     await expect(client.chat.completions.create(ask("vacuum", { model: "provider_b" }))).rejects.toMatchObject({ status: 400, code: "model_not_configured" });
     const bad = new OpenAI({ apiKey: "dk_wrong", baseURL: `${server.url}/v1`, maxRetries: 0 });

@@ -1,7 +1,7 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeProviderServer } from "./support/fake-provider-server.ts";
-import { startServerWithProviders, type ServerWithProviders, type TestServer, pageOf } from "./support/test-server.ts";
+import { pageOf, type ServerWithProviders, startServerWithProviders, type TestServer } from "./support/test-server.ts";
 
 /**
  * provider_a and provider_b end to end: the service's real SDK clients talk
@@ -13,19 +13,31 @@ describe("REST with provider models", () => {
   let client: OpenAI;
   let running: ServerWithProviders;
   beforeAll(async () => {
-    running = await startServerWithProviders({ kind: "reply", text: "Run CLUSTER with the index name [1]." }, {
-      AGENT_MODEL: "provider_b",
-      PROVIDER_A_MODEL: "gpt-upstream",
-      PROVIDER_B_MODEL: "claude-upstream",
-    });
+    running = await startServerWithProviders(
+      { kind: "reply", text: "Run CLUSTER with the index name [1]." },
+      {
+        AGENT_MODEL: "provider_b",
+        PROVIDER_A_MODEL: "gpt-upstream",
+        PROVIDER_B_MODEL: "claude-upstream",
+      },
+    );
     ({ fake, server, client } = running);
   });
   afterAll(() => running.close());
 
   const params = (model: string, extra: object = {}) =>
-    ({ model, messages: [{ role: "user" as const, content: "How do I physically reorder a table according to an index?" }], sources: [server.sources.pg], ...extra }) as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+    ({
+      model,
+      messages: [{ role: "user" as const, content: "How do I physically reorder a table according to an index?" }],
+      sources: [server.sources.pg],
+      ...extra,
+    }) as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
   const post = (body: object) =>
-    fetch(`${server.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
 
   it("provider_a answers through the OpenAI protocol, grounded in the retrieved passages", async () => {
     fake.queue({ kind: "reply", text: "Use CLUSTER table USING index [1].", usage: { input: 321, output: 9, reasoning: 4 } });
@@ -64,12 +76,20 @@ describe("REST with provider models", () => {
     const ask = (extra: object = {}) => post({ ...params("provider_a"), messages: [{ role: "user", content: "vacuum cluster index table" }], ...extra });
     fake.queue({ kind: "reply", text: "See this page [3] and again [3]." }, { kind: "reply", text: "See this page [3] and again [3]." });
     const streamed = await (await ask({ stream: true })).text();
-    const chunks = streamed.split("\n\n").filter((f) => f.startsWith("data: {")).map((f) => JSON.parse(f.slice(6)));
+    const chunks = streamed
+      .split("\n\n")
+      .filter((f) => f.startsWith("data: {"))
+      .map((f) => JSON.parse(f.slice(6)));
     // Before any citation, chunks list every candidate page.
     const candidates: string[] = chunks[0].url_references;
     expect(candidates.length).toBe(3);
     // [3] is the excerpt the prompt numbered 3: a section of one of those pages.
-    const third = /^\[3\] .* \((\S+)\)$/m.exec(fake.requests.at(-1)!.body.messages.map((m: { content: string }) => m.content).join("\n"))![1]!;
+    const third = /^\[3\] .* \((\S+)\)$/m.exec(
+      fake.requests
+        .at(-1)!
+        .body.messages.map((m: { content: string }) => m.content)
+        .join("\n"),
+    )![1]!;
     expect(candidates.map(pageOf)).toContain(pageOf(third));
     const whole: any = await (await ask()).json();
     expect(whole.choices[0].message.content).toBe("See this page [1] and again [1].");
@@ -124,9 +144,11 @@ describe("REST with provider models", () => {
   it("the openai SDK sees a mid-stream error as an APIError", async () => {
     fake.queue({ kind: "stream-error", text: "partial", message: "upstream exploded" });
     const stream = await client.chat.completions.create({ ...params("provider_a"), stream: true });
-    await expect((async () => {
-      for await (const _ of stream);
-    })()).rejects.toThrow(/upstream exploded/);
+    await expect(
+      (async () => {
+        for await (const _ of stream);
+      })(),
+    ).rejects.toThrow(/upstream exploded/);
   });
 
   it("a client that disconnects aborts the provider call", async () => {

@@ -1,7 +1,7 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeProviderServer } from "./support/fake-provider-server.ts";
-import { startServerWithProviders, type ServerWithProviders, type TestServer, pageOf } from "./support/test-server.ts";
+import { pageOf, type ServerWithProviders, startServerWithProviders } from "./support/test-server.ts";
 
 type Reply = OpenAI.Chat.ChatCompletion & { url_references: string[] };
 
@@ -13,19 +13,21 @@ type Reply = OpenAI.Chat.ChatCompletion & { url_references: string[] };
  */
 describe("retrieval assisted by a provider model's restatement", () => {
   let fake: FakeProviderServer;
-  let server: TestServer;
   let client: OpenAI;
   let running: ServerWithProviders;
   const question = "How can I defragment storage?";
   beforeAll(async () => {
-    running = await startServerWithProviders({ kind: "reply", text: "Run VACUUM [1]." }, {
-      AGENT_MODEL: "provider_a",
-      PROVIDER_A_MODEL: "gpt-upstream",
-      AGENT_SOURCE_CHOICE_TIMEOUT_MS: "0",
-      RETRIEVAL_ASSIST: "rewrite",
-      RETRIEVAL_ASSIST_TIMEOUT_MS: "400",
-    });
-    ({ fake, server, client } = running);
+    running = await startServerWithProviders(
+      { kind: "reply", text: "Run VACUUM [1]." },
+      {
+        AGENT_MODEL: "provider_a",
+        PROVIDER_A_MODEL: "gpt-upstream",
+        AGENT_SOURCE_CHOICE_TIMEOUT_MS: "0",
+        RETRIEVAL_ASSIST: "rewrite",
+        RETRIEVAL_ASSIST_TIMEOUT_MS: "400",
+      },
+    );
+    ({ fake, client } = running);
   });
   afterAll(() => running.close());
 
@@ -34,7 +36,10 @@ describe("retrieval assisted by a provider model's restatement", () => {
   const vacuumPages = ["https://www.postgresql.org/docs/15/sql-vacuum.html", "https://www.sqlite.org/lang/vacuum.md"];
 
   it("asks the model once for a restatement and names, then searches with both", async () => {
-    fake.queue({ kind: "reply", text: '{"query":"reclaim storage occupied by dead tuples","names":["VACUUM"]}', usage: { input: 80, output: 12 } }, { kind: "reply", text: "Run VACUUM [1].", usage: { input: 500, output: 5 } });
+    fake.queue(
+      { kind: "reply", text: '{"query":"reclaim storage occupied by dead tuples","names":["VACUUM"]}', usage: { input: 80, output: 12 } },
+      { kind: "reply", text: "Run VACUUM [1].", usage: { input: 500, output: 5 } },
+    );
     const before = fake.requests.length;
     const reply = await ask(question);
     const [rewrite, answer, extra] = fake.requests.slice(before);
@@ -64,14 +69,16 @@ describe("retrieval assisted by a provider model's restatement", () => {
     fake.queue({ kind: "status", status: 500 });
     expect((await ask(question)).url_references).toEqual([]);
   });
-
 });
 
 describe("retrieval assist when the caller goes away", () => {
   let running: ServerWithProviders;
   beforeAll(async () => {
     // A budget far past the test: only the caller's abort can end the call.
-    running = await startServerWithProviders({ kind: "reply", text: "unused" }, { AGENT_MODEL: "provider_a", AGENT_SOURCE_CHOICE_TIMEOUT_MS: "0", RETRIEVAL_ASSIST: "rewrite", RETRIEVAL_ASSIST_TIMEOUT_MS: "60000" });
+    running = await startServerWithProviders(
+      { kind: "reply", text: "unused" },
+      { AGENT_MODEL: "provider_a", AGENT_SOURCE_CHOICE_TIMEOUT_MS: "0", RETRIEVAL_ASSIST: "rewrite", RETRIEVAL_ASSIST_TIMEOUT_MS: "60000" },
+    );
   });
   afterAll(() => running.close());
 
@@ -81,7 +88,10 @@ describe("retrieval assist when the caller goes away", () => {
     const before = fake.requests.length;
     const aborts = fake.clientAborts;
     const controller = new AbortController();
-    const pending = running.client.chat.completions.create({ model: "agent", messages: [{ role: "user", content: "How can I defragment storage?" }] }, { signal: controller.signal });
+    const pending = running.client.chat.completions.create(
+      { model: "agent", messages: [{ role: "user", content: "How can I defragment storage?" }] },
+      { signal: controller.signal },
+    );
     await expect.poll(() => fake.requests.length).toBe(before + 1);
     controller.abort();
     await expect(pending).rejects.toThrow();
@@ -89,7 +99,6 @@ describe("retrieval assist when the caller goes away", () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(fake.requests.length).toBe(before + 1);
   });
-
 });
 
 describe("retrieval assist with the offline generator", () => {
@@ -100,7 +109,10 @@ describe("retrieval assist with the offline generator", () => {
   afterAll(() => running.close());
 
   it("asks no model: the offline generator answers from the question alone", async () => {
-    const reply = (await running.client.chat.completions.create({ model: "agent", messages: [{ role: "user", content: "How do I physically reorder a table according to an index?" }] })) as Reply;
+    const reply = (await running.client.chat.completions.create({
+      model: "agent",
+      messages: [{ role: "user", content: "How do I physically reorder a table according to an index?" }],
+    })) as Reply;
     expect(pageOf(reply.url_references[0])).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
     expect(running.fake.requests).toEqual([]);
   });

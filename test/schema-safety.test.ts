@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeProviderServer } from "./support/fake-provider-server.ts";
-import { startServerWithProviders, type ServerWithProviders, type TestServer } from "./support/test-server.ts";
+import { type ServerWithProviders, startServerWithProviders, type TestServer } from "./support/test-server.ts";
 
 /** `^(a|a)*$` against 60 a's and a '!': hours on a backtracking engine, microseconds on RE2. */
 const CATASTROPHIC = "^(a|a)*$";
@@ -22,7 +22,12 @@ describe("caller JSON Schemas", () => {
     fetch(`${server.url}/v1/chat/completions`, {
       method: "POST",
       headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
-      body: JSON.stringify({ model: "provider_a", messages: [{ role: "user", content: "How do I physically reorder a table according to an index?" }], sources: [server.sources.pg], response_format: responseFormat }),
+      body: JSON.stringify({
+        model: "provider_a",
+        messages: [{ role: "user", content: "How do I physically reorder a table according to an index?" }],
+        sources: [server.sources.pg],
+        response_format: responseFormat,
+      }),
     });
   const error = async (response: Response) => ((await response.json()) as { error: Record<string, unknown> }).error;
 

@@ -38,7 +38,10 @@ describe("source-scoped keys", () => {
     const ask = (id: string) =>
       client.chat.completions
         .create({ model: "agent", messages: [{ role: "user", content: "How do I reclaim space with VACUUM?" }], sources: [id] } as never)
-        .then(() => null, (e: InstanceType<typeof OpenAI.APIError>) => ({ status: e.status, error: e.error }));
+        .then(
+          () => null,
+          (e: InstanceType<typeof OpenAI.APIError>) => ({ status: e.status, error: e.error }),
+        );
     const [askOutside, askUnknown] = [await ask(server.sources.pg), await ask(unknownId)];
     expect(askOutside!.status).toBe(404);
     expect(askOutside).toEqual(JSON.parse(JSON.stringify(askUnknown).replaceAll(unknownId, server.sources.pg)));
@@ -57,7 +60,12 @@ describe("source-scoped keys", () => {
     const open = await ask(server.key);
     expect(open.sources).toContain(server.sources.pg);
     const limited = await ask(scoped);
-    expect(limited.sources?.split(",").filter(Boolean).every((id) => id === server.sources.sqlite)).toBe(true);
+    expect(
+      limited.sources
+        ?.split(",")
+        .filter(Boolean)
+        .every((id) => id === server.sources.sqlite),
+    ).toBe(true);
     expect(limited.body.url_references.every((url) => url.startsWith("https://www.sqlite.org/"))).toBe(true);
   });
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
-import { startTestServer, tempDir, type TestServer } from "./support/test-server.ts";
+import { startTestServer, type TestServer, tempDir } from "./support/test-server.ts";
 
 const BASE = "https://requests.example/";
 /** Each section's text by the URL a reference to it would carry. */
@@ -39,7 +39,8 @@ describe("references point at the section that holds the cited sentence", () => 
   beforeAll(async () => {
     server = await startTestServer();
     const dir = tempDir();
-    for (const [file, sections] of Object.entries(SECTIONS)) fs.writeFileSync(path.join(dir, file), html(file === "api.html" ? "API" : "Advanced Usage", sections));
+    for (const [file, sections] of Object.entries(SECTIONS))
+      fs.writeFileSync(path.join(dir, file), html(file === "api.html" ? "API" : "Advanced Usage", sections));
     id = (await ingestDocuments(server.services, { name: "Requests", baseUrl: BASE, origin: dir, documents: listDocuments(dir) })).source.id;
   });
   afterAll(() => server.close());

@@ -1,8 +1,8 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { graphqlRequest, trpcClient } from "./support/clients.ts";
 import type { FakeProviderServer } from "./support/fake-provider-server.ts";
-import { startServerWithProviders, startTestServer, type ServerWithProviders, type TestServer, pageOf } from "./support/test-server.ts";
+import { pageOf, type ServerWithProviders, startServerWithProviders, startTestServer, type TestServer } from "./support/test-server.ts";
 
 const SCHEMA = {
   type: "object",
@@ -21,10 +21,13 @@ describe("structured output", () => {
   let client: OpenAI;
   let running: ServerWithProviders;
   beforeAll(async () => {
-    running = await startServerWithProviders({ kind: "reply", text: VALID }, {
-      AGENT_MODEL: "extractive",
-      AGENT_STRUCTURED_MODEL: "anthropic:claude-structured",
-    });
+    running = await startServerWithProviders(
+      { kind: "reply", text: VALID },
+      {
+        AGENT_MODEL: "extractive",
+        AGENT_STRUCTURED_MODEL: "anthropic:claude-structured",
+      },
+    );
     ({ fake, server, client } = running);
   });
   afterAll(() => running.close());
@@ -37,7 +40,11 @@ describe("structured output", () => {
     ...extra,
   });
   const post = (b: object) =>
-    fetch(`${server.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" }, body: JSON.stringify(b) });
+    fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+      body: JSON.stringify(b),
+    });
 
   it("provider_a passes the schema through OpenAI's structured outputs", async () => {
     const completion: any = await client.chat.completions.create(body("provider_a") as never);
@@ -47,7 +54,12 @@ describe("structured output", () => {
     expect(sent.response_format).toEqual({ type: "json_schema", json_schema: { name: "sql_answer", schema: SCHEMA, strict: true } });
     expect(sent.messages[0].content).toContain("Reply with JSON only");
     // The reply's [n] are the context's numbers (not renumbered): url_references lists the excerpts in that order.
-    const numbered = [...sent.messages.map((m: { content: string }) => m.content).join("\n").matchAll(/^\[(\d+)\] .* \((\S+)\)$/gm)].map((m) => [Number(m[1]), m[2]]);
+    const numbered = [
+      ...sent.messages
+        .map((m: { content: string }) => m.content)
+        .join("\n")
+        .matchAll(/^\[(\d+)\] .* \((\S+)\)$/gm),
+    ].map((m) => [Number(m[1]), m[2]]);
     expect(completion.url_references).toEqual([...new Map(numbered.map(([n, url]) => [n, url])).values()]);
   });
 
@@ -88,7 +100,10 @@ describe("structured output", () => {
 
   it("streams the JSON as deltas whose concatenation is the non-streamed content and validates", async () => {
     const whole: any = await client.chat.completions.create(body("provider_a") as never);
-    const stream = await client.chat.completions.create({ ...(body("provider_a") as object), stream: true } as never as OpenAI.Chat.ChatCompletionCreateParamsStreaming);
+    const stream = await client.chat.completions.create({
+      ...(body("provider_a") as object),
+      stream: true,
+    } as never as OpenAI.Chat.ChatCompletionCreateParamsStreaming);
     const deltas: string[] = [];
     for await (const chunk of stream) if (chunk.choices[0]?.delta.content) deltas.push(chunk.choices[0].delta.content);
     expect(deltas.length).toBeGreaterThan(3);
@@ -122,9 +137,19 @@ describe("structured output", () => {
   });
 
   it("works the same over GraphQL (responseFormat) and tRPC", async () => {
-    const { body: gql } = await graphqlRequest(server.url, server.key, `mutation ($input: ChatCompletionInput!) { createChatCompletion(input: $input) { urlReferences choices { message { content } } } }`, {
-      input: { model: "agent", messages: [{ role: "user", content: "How do I physically reorder a table according to an index?" }], sources: [server.sources.pg], responseFormat: RESPONSE_FORMAT },
-    });
+    const { body: gql } = await graphqlRequest(
+      server.url,
+      server.key,
+      `mutation ($input: ChatCompletionInput!) { createChatCompletion(input: $input) { urlReferences choices { message { content } } } }`,
+      {
+        input: {
+          model: "agent",
+          messages: [{ role: "user", content: "How do I physically reorder a table according to an index?" }],
+          sources: [server.sources.pg],
+          responseFormat: RESPONSE_FORMAT,
+        },
+      },
+    );
     expect(JSON.parse(gql.data.createChatCompletion.choices[0].message.content)).toEqual(JSON.parse(VALID));
     const viaTrpc = await trpcClient(server.url, server.key).chat.completions.create.mutate(body("agent") as never);
     expect(JSON.parse(viaTrpc.choices[0]!.message.content)).toEqual(JSON.parse(VALID));

@@ -1,7 +1,7 @@
 import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trpcClient } from "./support/clients.ts";
-import { startTestServer, type TestServer, pageOf } from "./support/test-server.ts";
+import { pageOf, startTestServer, type TestServer } from "./support/test-server.ts";
 
 /** tRPC at /trpc with @trpc/client: httpBatchLink and httpSubscriptionLink. */
 describe("tRPC", () => {
@@ -14,7 +14,11 @@ describe("tRPC", () => {
 
   it("lists sources and models, and gets one source", async () => {
     const client = trpcClient(server.url, server.key);
-    const [sources, models, one] = await Promise.all([client.sources.list.query(), client.models.list.query(), client.sources.get.query({ id: server.sources.pg })]);
+    const [sources, models, one] = await Promise.all([
+      client.sources.list.query(),
+      client.models.list.query(),
+      client.sources.get.query({ id: server.sources.pg }),
+    ]);
     expect(sources).toHaveLength(2);
     expect(models.map((m) => m.id)).toEqual(["agent", "provider_a", "provider_b"]);
     expect(one.name).toBe("PostgreSQL 15 Documentation");

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
-import { startServer, type RunningServer } from "../src/server.ts";
+import { type RunningServer, startServer } from "../src/server.ts";
 import { startPostgres, type TestPostgres } from "./support/postgres.ts";
 import { FIXTURES, tempDir } from "./support/test-server.ts";
 
@@ -30,7 +30,8 @@ describe.skipIf(!pg)(`two instances on one PostgreSQL${pg ? "" : " (skipped: Pos
     (pg as TestPostgres).stop();
   });
 
-  const status = async (server: RunningServer, key: string) => (await fetch(`${server.url}/v1/sources`, { headers: { authorization: `Bearer ${key}` } })).status;
+  const status = async (server: RunningServer, key: string) =>
+    (await fetch(`${server.url}/v1/sources`, { headers: { authorization: `Bearer ${key}` } })).status;
   const withinASecond = { timeout: 1000, interval: 25 };
 
   it("refuses a key revoked through one instance at once there, and within a second on the other", async () => {
@@ -48,8 +49,16 @@ describe.skipIf(!pg)(`two instances on one PostgreSQL${pg ? "" : " (skipped: Pos
 
   it("lists a source added through one instance on the other within a second", async () => {
     const key = (await b.services.keys.create("reader")).key;
-    const { source } = await ingestDocuments(a.services, { name: "SQLite Documentation", baseUrl: "https://www.sqlite.org/", origin: "fixtures", documents: listDocuments(path.join(FIXTURES, "sqlite")) });
-    const listed = async () => ((await (await fetch(`${b.url}/v1/sources`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: Array<{ id: string }> }).data.map((s) => s.id);
+    const { source } = await ingestDocuments(a.services, {
+      name: "SQLite Documentation",
+      baseUrl: "https://www.sqlite.org/",
+      origin: "fixtures",
+      documents: listDocuments(path.join(FIXTURES, "sqlite")),
+    });
+    const listed = async () =>
+      ((await (await fetch(`${b.url}/v1/sources`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: Array<{ id: string }> }).data.map(
+        (s) => s.id,
+      );
     await expect.poll(listed, withinASecond).toEqual([source.id]);
   });
 });

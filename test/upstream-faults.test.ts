@@ -1,14 +1,20 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeProviderServer } from "./support/fake-provider-server.ts";
-import { startServerWithProviders, type ServerWithProviders } from "./support/test-server.ts";
+import { type ServerWithProviders, startServerWithProviders } from "./support/test-server.ts";
 
 /**
  * Provider failures through the real service, the real SDKs on both sides
  * and a local server speaking OpenAI's and Anthropic's wire protocols:
  * retries before the first token, deadlines, Retry-After, AGENT_FALLBACK.
  */
-const FAULTS_ENV = { PROVIDER_MAX_RETRIES: "2", PROVIDER_TIMEOUT_MS: "1000", PROVIDER_DEADLINE_MS: "2500", PROVIDER_A_MODEL: "gpt-upstream", PROVIDER_B_MODEL: "claude-upstream" };
+const FAULTS_ENV = {
+  PROVIDER_MAX_RETRIES: "2",
+  PROVIDER_TIMEOUT_MS: "1000",
+  PROVIDER_DEADLINE_MS: "2500",
+  PROVIDER_A_MODEL: "gpt-upstream",
+  PROVIDER_B_MODEL: "claude-upstream",
+};
 const QUESTION = "How do I physically reorder a table according to an index?";
 const PATHS = { provider_a: "/v1/chat/completions", provider_b: "/v1/messages" } as const;
 
@@ -43,13 +49,22 @@ describe("upstream faults, before and after the first token", () => {
     it("retries a 429 and an error event before any text, and answers", async () => {
       let before = fake.requests.length;
       fake.queue({ kind: "status", status: 429 }, { kind: "reply", text: "Answered after a 429 [1]." });
-      const completion = await client.chat.completions.create({ model, messages: [{ role: "user", content: QUESTION }], sources: [running.server.sources.pg] } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming);
+      const completion = await client.chat.completions.create({
+        model,
+        messages: [{ role: "user", content: QUESTION }],
+        sources: [running.server.sources.pg],
+      } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming);
       expect(completion.choices[0]!.message.content).toBe("Answered after a 429 [1].");
       expect(sentSince(before).map((r) => r.path)).toEqual([PATHS[model], PATHS[model]]);
 
       before = fake.requests.length;
       fake.queue({ kind: "stream-error", text: "", message: "overloaded, try again" }, { kind: "reply", text: "Answered after an error event [1]." });
-      const stream = await client.chat.completions.create({ model, messages: [{ role: "user", content: QUESTION }], sources: [running.server.sources.pg], stream: true } as OpenAI.Chat.ChatCompletionCreateParamsStreaming);
+      const stream = await client.chat.completions.create({
+        model,
+        messages: [{ role: "user", content: QUESTION }],
+        sources: [running.server.sources.pg],
+        stream: true,
+      } as OpenAI.Chat.ChatCompletionCreateParamsStreaming);
       let text = "";
       for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
       expect(text).toBe("Answered after an error event [1].");
@@ -59,7 +74,13 @@ describe("upstream faults, before and after the first token", () => {
     it("gives up on persistent 500s after the configured attempts, with a clear 502", async () => {
       const before = fake.requests.length;
       fake.queue({ kind: "status", status: 500 }, { kind: "status", status: 500 }, { kind: "status", status: 500 });
-      const error = await client.chat.completions.create({ model, messages: [{ role: "user", content: QUESTION }], sources: [running.server.sources.pg] } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming).catch((e) => e);
+      const error = await client.chat.completions
+        .create({
+          model,
+          messages: [{ role: "user", content: QUESTION }],
+          sources: [running.server.sources.pg],
+        } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming)
+        .catch((e) => e);
       expect(error).toBeInstanceOf(OpenAI.APIError);
       expect(error.status).toBe(502);
       expect(error.error).toMatchObject({ type: "server_error", code: "provider_error" });
@@ -136,7 +157,10 @@ describe.each([
 ] as const)("AGENT_FALLBACK with AGENT_MODEL=%s", (agentModel, fallbackModel, fallbackPath) => {
   let running: Running;
   beforeAll(async () => {
-    running = await startServerWithProviders({ kind: "reply", text: "Use CLUSTER [1]." }, { ...FAULTS_ENV, PROVIDER_MAX_RETRIES: "1", AGENT_MODEL: agentModel, AGENT_FALLBACK: "1" });
+    running = await startServerWithProviders(
+      { kind: "reply", text: "Use CLUSTER [1]." },
+      { ...FAULTS_ENV, PROVIDER_MAX_RETRIES: "1", AGENT_MODEL: agentModel, AGENT_FALLBACK: "1" },
+    );
   });
   afterAll(() => running.close());
 

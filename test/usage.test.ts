@@ -9,7 +9,7 @@ import { utcDay } from "../src/core/usage-store.ts";
 import { createSqliteClient } from "../src/db/prisma-client.ts";
 import { createPrismaUsageStore } from "../src/db/prisma-usage-store.ts";
 import { startServer } from "../src/server.ts";
-import { startTestServer, tempDir, type TestServer } from "./support/test-server.ts";
+import { startTestServer, type TestServer, tempDir } from "./support/test-server.ts";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -45,7 +45,10 @@ describe("usage per key", () => {
     for await (const chunk of await client.chat.completions.create({ model: "agent", messages, stream: true, stream_options: { include_usage: true } })) {
       if (chunk.usage) streamed = chunk.usage;
     }
-    const theirs = await new OpenAI({ apiKey: other.key, baseURL: `${server.url}/v1`, maxRetries: 0 }).chat.completions.create({ model: "agent", messages: [{ role: "user", content: "How many moons does Jupiter have?" }] });
+    const theirs = await new OpenAI({ apiKey: other.key, baseURL: `${server.url}/v1`, maxRetries: 0 }).chat.completions.create({
+      model: "agent",
+      messages: [{ role: "user", content: "How many moons does Jupiter have?" }],
+    });
 
     const response = await usage(server.key);
     expect(response.status).toBe(200);
@@ -66,16 +69,30 @@ describe("usage per key", () => {
         total_tokens: first.usage!.total_tokens + streamed.prompt_tokens + streamed.completion_tokens,
       },
     ]);
-    expect(mine.totals).toEqual({ requests: 2, prompt_tokens: mine.data[0].prompt_tokens, completion_tokens: mine.data[0].completion_tokens, total_tokens: mine.data[0].total_tokens });
+    expect(mine.totals).toEqual({
+      requests: 2,
+      prompt_tokens: mine.data[0].prompt_tokens,
+      completion_tokens: mine.data[0].completion_tokens,
+      total_tokens: mine.data[0].total_tokens,
+    });
 
     const them = await (await usage(other.key, "?since=1d")).json();
-    expect(them.data.map((b: { key_id: string; requests: number; total_tokens: number }) => [b.key_id, b.requests, b.total_tokens])).toEqual([[other.id, 1, theirs.usage!.total_tokens]]);
+    expect(them.data.map((b: { key_id: string; requests: number; total_tokens: number }) => [b.key_id, b.requests, b.total_tokens])).toEqual([
+      [other.id, 1, theirs.usage!.total_tokens],
+    ]);
     // A window that ends before today holds nothing.
     expect((await (await usage(server.key, "?since=2026-01-01&until=2026-01-31")).json()).data).toEqual([]);
   });
 
   it("refuses bad query parameters in OpenAI's error shape, naming the parameter", async () => {
-    for (const [query, param] of [["?since=yesterday", "since"], ["?since=0d", "since"], ["?until=2026-02-30", "until"], ["?since=7d&since=1d", "since"], ["?key_id=abc", "key_id"], ["?since=2026-11-10&until=2026-11-01", "since"]] as const) {
+    for (const [query, param] of [
+      ["?since=yesterday", "since"],
+      ["?since=0d", "since"],
+      ["?until=2026-02-30", "until"],
+      ["?since=7d&since=1d", "since"],
+      ["?key_id=abc", "key_id"],
+      ["?since=2026-11-10&until=2026-11-01", "since"],
+    ] as const) {
       const response = await usage(server.key, query);
       expect(response.status, query).toBe(400);
       const body = await response.json();
@@ -88,7 +105,9 @@ describe("usage per key", () => {
     const all = await cli("usage", "--json", "--since", "7d");
     expect(all.code).toBe(0);
     const parsed = JSON.parse(all.stdout);
-    expect(parsed.data.map((b: { key_id: string }) => b.key_id).sort()).toEqual([other.id, (await server.services.keys.list()).find((k) => k.name === "test")!.id].sort());
+    expect(parsed.data.map((b: { key_id: string }) => b.key_id).sort()).toEqual(
+      [other.id, (await server.services.keys.list()).find((k) => k.name === "test")!.id].sort(),
+    );
     const one = JSON.parse((await cli("usage", "--key", other.id, "--json")).stdout);
     expect(one.data).toHaveLength(1);
     expect(one.totals.requests).toBe(1);
@@ -110,7 +129,8 @@ describe("usage on a graceful stop", () => {
       const server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "1", USAGE_FLUSH_MS: "3600000" }), { log: () => {} });
       const key = (await server.services.keys.create("stop")).key;
       const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
-      for (let i = 0; i < 3; i++) await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content: "How do I add a knowledge source?" }] });
+      for (let i = 0; i < 3; i++)
+        await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content: "How do I add a knowledge source?" }] });
       await server.close({ graceMs: 1000 });
 
       const prisma = createSqliteClient(path.join(dataDir, "docent.db"));

@@ -26,7 +26,12 @@ const empty = (): ModeTally => ({ asked: 0, hit: 0, first: 0, refused: 0, refs: 
 
 /** URLs compare without fragment, trailing slash, `.html` or a final `/index`. */
 export const normaliseUrl = (url: string) =>
-  url.replace(/#.*$/, "").replace(/\/+$/, "").replace(/\.html?$/, "").replace(/\/index$/, "").toLowerCase();
+  url
+    .replace(/#.*$/, "")
+    .replace(/\/+$/, "")
+    .replace(/\.html?$/, "")
+    .replace(/\/index$/, "")
+    .toLowerCase();
 
 const ratio = (a: number, b: number) => (b === 0 ? "  n/a" : (a / b).toFixed(3));
 
@@ -54,7 +59,8 @@ export function createSetTally(name: string) {
     if (answer.refs.length === 0) notes.push(`  ${q.id} ${mode} REFUSED  ${q.question}`);
     else if (!hit) notes.push(`  ${q.id} ${mode} MISS  ${q.question}\n      ${answer.refs.join(" ")}`);
     else if (!first) notes.push(`  ${q.id} ${mode} not first  ${answer.refs[0]}`);
-    if (mode === "agent" && strays.length > 0) notes.push(`  ${q.id} agent drew ${strays.length}/${answer.refs.length} references from ${[...new Set(strays.map(sourceOf))].join(", ")}`);
+    if (mode === "agent" && strays.length > 0)
+      notes.push(`  ${q.id} agent drew ${strays.length}/${answer.refs.length} references from ${[...new Set(strays.map(sourceOf))].join(", ")}`);
   }
 
   function offTopicAnswer(q: EvalQuestion, answer: Answer) {
@@ -91,7 +97,9 @@ export function createSetTally(name: string) {
     }
     if (offTopic.asked > 0) {
       const kinds = [...offTopic.byKind].map(([kind, k]) => `${kind} ${k.refused}/${k.asked}`).join(", ");
-      lines.push(`  off-topic refused (agent)             ${offTopic.refused}/${offTopic.asked}   target: all${offTopic.byKind.size > 1 ? `   (${kinds})` : ""}`);
+      lines.push(
+        `  off-topic refused (agent)             ${offTopic.refused}/${offTopic.asked}   target: all${offTopic.byKind.size > 1 ? `   (${kinds})` : ""}`,
+      );
       if (offExplicit.asked > 0) lines.push(`  off-topic refused, asked of each source by name (explicit): ${offExplicit.refused}/${offExplicit.asked}`);
     }
     if (e.asked > 0) lines.push(`  ${baseline}`);
@@ -116,7 +124,17 @@ export function createSetTally(name: string) {
     return cells.join("  ");
   }
 
-  return { onTopic, offTopic: offTopicAnswer, offTopicExplicit, report, row, notes, latency, falseRefusals: () => modes.explicit.refused + modes.agent.refused, asks: () => modes.explicit.asked + modes.agent.asked };
+  return {
+    onTopic,
+    offTopic: offTopicAnswer,
+    offTopicExplicit,
+    report,
+    row,
+    notes,
+    latency,
+    falseRefusals: () => modes.explicit.refused + modes.agent.refused,
+    asks: () => modes.explicit.asked + modes.agent.asked,
+  };
 }
 
 export const TABLE_HEADER = `set        on off  explicit    agent       routing  refused  off-ref  plain BM25 explicit | agent

@@ -15,22 +15,26 @@ export async function firstTokenDelays(url: string, headers: Record<string, stri
     const body = bodies[i % bodies.length]!;
     const sent = performance.now();
     await new Promise<void>((resolve, reject) => {
-      const req = http.request(target, { method: "POST", agent, headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-        let seen = "";
-        let found = false;
-        res.setEncoding("utf8");
-        res.on("data", (d: string) => {
-          if (found) return;
-          seen += d;
-          const match = /t=(\d+\.\d+)/.exec(seen);
-          if (!match) return;
-          found = true;
-          const now = performance.now();
-          held.push(performance.timeOrigin + now - Number(match[1]));
-          ttft.push(now - sent);
-        });
-        res.on("end", () => (found ? resolve() : reject(new Error(`no first token in: ${seen.slice(0, 300)}`))));
-      });
+      const req = http.request(
+        target,
+        { method: "POST", agent, headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        (res) => {
+          let seen = "";
+          let found = false;
+          res.setEncoding("utf8");
+          res.on("data", (d: string) => {
+            if (found) return;
+            seen += d;
+            const match = /t=(\d+\.\d+)/.exec(seen);
+            if (!match) return;
+            found = true;
+            const now = performance.now();
+            held.push(performance.timeOrigin + now - Number(match[1]));
+            ttft.push(now - sent);
+          });
+          res.on("end", () => (found ? resolve() : reject(new Error(`no first token in: ${seen.slice(0, 300)}`))));
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });

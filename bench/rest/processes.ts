@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { ConfigSchema } from "../../src/config.ts";
@@ -16,7 +16,11 @@ export interface Child {
 }
 
 /** Starts a process and resolves when its output matches `ready` (group 1: the URL, or a port). */
-export function startChild(command: string, args: string[], { env = {}, ready, cwd = ROOT }: { env?: Record<string, string>; ready: RegExp; cwd?: string }): Promise<Child> {
+export function startChild(
+  command: string,
+  args: string[],
+  { env = {}, ready, cwd = ROOT }: { env?: Record<string, string>; ready: RegExp; cwd?: string },
+): Promise<Child> {
   const clean = { ...process.env };
   for (const key of Object.keys(ConfigSchema.shape)) delete clean[key];
   const child = spawn(command, args, { cwd, env: { ...clean, ...env }, stdio: ["ignore", "pipe", "pipe"] });

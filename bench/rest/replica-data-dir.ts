@@ -1,11 +1,10 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { randomUUID } from "node:crypto";
-import { loadConfig } from "../../src/config.ts";
+import { databaseFile, loadConfig } from "../../src/config.ts";
 import { migrateDatabase } from "../../src/db/migrate-database.ts";
 import { createSqliteClient } from "../../src/db/prisma-client.ts";
 import { createPrismaSourceCatalog } from "../../src/db/prisma-source-catalog.ts";
-import { databaseFile } from "../../src/config.ts";
 import { dropDuplicates, readPage } from "../../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../../src/ingest/list-documents.ts";
 import { openSqliteIndex } from "../../src/retrieval/embedded/sqlite-index.ts";
@@ -35,7 +34,10 @@ export async function replicaDataDir({ sourcesFile, cacheDir, replicas }: { sour
     const pages = dropDuplicates(read.flatMap((r) => ("page" in r ? [r.page] : []))).pages;
     for (let r = 0; r < replicas; r++) {
       const id = randomUUID();
-      const totals = await index.writer.replaceSource(id, pages.map((p) => ({ ...p, chunks: p.chunks.map((c) => ({ ...c, sourceId: id })) })));
+      const totals = await index.writer.replaceSource(
+        id,
+        pages.map((p) => ({ ...p, chunks: p.chunks.map((c) => ({ ...c, sourceId: id })) })),
+      );
       await catalog.upsert({ id, name: `${source.name} #${r}`, description: source.description, baseUrl: source.base_url, origin: "", ...totals });
     }
     process.stderr.write(`bench: ${source.name} ×${replicas} indexed\n`);

@@ -8,9 +8,17 @@ import http from "node:http";
 const TEXT = "To add a knowledge source, run the CLI's sources add command with a folder of HTML or Markdown, or a URL to crawl [1].";
 const WORDS = TEXT.match(/\S+\s*/g);
 const id = "chatcmpl-bench";
-const chunk = (delta, finish) => `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 1, model: "bench-model", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const chunk = (delta, finish) =>
+  `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 1, model: "bench-model", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 const usage = { prompt_tokens: 400, completion_tokens: WORDS.length + 1, total_tokens: 401 + WORDS.length };
-const json = JSON.stringify({ id, object: "chat.completion", created: 1, model: "bench-model", choices: [{ index: 0, message: { role: "assistant", content: TEXT }, finish_reason: "stop" }], usage });
+const json = JSON.stringify({
+  id,
+  object: "chat.completion",
+  created: 1,
+  model: "bench-model",
+  choices: [{ index: 0, message: { role: "assistant", content: TEXT }, finish_reason: "stop" }],
+  usage,
+});
 const head = chunk({ role: "assistant", content: "" }, null);
 const tail = WORDS.map((w) => chunk({ content: w }, null)).join("") + chunk({}, "stop");
 const usageChunk = `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 1, model: "bench-model", choices: [], usage })}\n\n`;
@@ -27,7 +35,7 @@ const server = http.createServer((req, res) => {
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const stamp = chunk({ content: `t=${(performance.timeOrigin + performance.now()).toFixed(3)} ` }, null);
     res.write(head + stamp);
-    res.end(tail + (raw.includes('"include_usage":true') ? usageChunk : "") + "data: [DONE]\n\n");
+    res.end(`${tail + (raw.includes('"include_usage":true') ? usageChunk : "")}data: [DONE]\n\n`);
   });
 });
 server.keepAliveTimeout = 60_000;

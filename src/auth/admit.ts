@@ -1,6 +1,6 @@
-import type { RateLimiter, Lease } from "../core/rate-limiter.ts";
-import type { ApiKeyInfo, KeyStore } from "../core/key-store.ts";
 import type { RequestTrace } from "../core/completion-outcome.ts";
+import type { ApiKeyInfo, KeyStore } from "../core/key-store.ts";
+import type { Lease, RateLimiter } from "../core/rate-limiter.ts";
 import type { SourceScope } from "../core/source-scope.ts";
 import { authenticate, invalidKey } from "./authenticate.ts";
 

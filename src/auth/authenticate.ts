@@ -22,4 +22,3 @@ export async function authenticate(keys: KeyStore, header: string | undefined | 
   if (!key) throw invalidKey();
   return key;
 }
-

@@ -1,4 +1,4 @@
-import { keyStatus, type ApiKeyInfo, type KeyStore } from "../core/key-store.ts";
+import { type ApiKeyInfo, type KeyStore, keyStatus } from "../core/key-store.ts";
 import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
 import { parseDuration } from "./duration.ts";
 import { table, UsageError } from "./output.ts";
@@ -15,7 +15,14 @@ const when = (date: Date | null, none: string) => (date ? `${date.toISOString().
 
 /** `--sources A,B`: each item a source id or an exact source name; every one must exist. */
 async function resolveSources(catalog: SourceCatalog, list: string): Promise<SourceInfo[]> {
-  const wanted = [...new Set(list.split(",").map((s) => s.trim()).filter(Boolean))];
+  const wanted = [
+    ...new Set(
+      list
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (wanted.length === 0) throw new UsageError("--sources needs at least one source id (see sources list); leave it out for every source.");
   const found: SourceInfo[] = [];
   for (const item of wanted) {
@@ -29,14 +36,20 @@ async function resolveSources(catalog: SourceCatalog, list: string): Promise<Sou
 function expiryFrom(text: string | undefined): Date | null {
   if (text === undefined) return null;
   const ms = parseDuration(text);
-  if (ms === null) throw new UsageError(`--expires-in '${text}' is not a duration: use a whole number of minutes, hours or days, like 90m, 12h or 30d (at most 36500d).`);
+  if (ms === null)
+    throw new UsageError(`--expires-in '${text}' is not a duration: use a whole number of minutes, hours or days, like 90m, 12h or 30d (at most 36500d).`);
   return new Date(Date.now() + ms);
 }
 
 const scopeText = (key: ApiKeyInfo, names: Map<string, string>) =>
   key.sourceIds === null ? "all sources" : key.sourceIds.map((id) => names.get(id) ?? `${id} (removed)`).join(", ");
 
-export async function keysCommand({ keys, catalog }: { keys: KeyStore; catalog: SourceCatalog }, [action, ...rest]: string[], flags: KeysFlags, print: (s: string) => void) {
+export async function keysCommand(
+  { keys, catalog }: { keys: KeyStore; catalog: SourceCatalog },
+  [action, ...rest]: string[],
+  flags: KeysFlags,
+  print: (s: string) => void,
+) {
   switch (action) {
     case "create": {
       if (!flags.name) throw new UsageError("keys create needs --name NAME");
@@ -45,10 +58,22 @@ export async function keysCommand({ keys, catalog }: { keys: KeyStore; catalog: 
       const sources = flags.sources === undefined ? null : await resolveSources(catalog, flags.sources);
       const key = await keys.create(flags.name, { sourceIds: sources?.map((s) => s.id) ?? null, expiresAt });
       if (flags.json) {
-        print(JSON.stringify({ id: key.id, name: key.name, key: key.key, prefix: key.prefix, created_at: key.createdAt.toISOString(), source_ids: key.sourceIds, expires_at: key.expiresAt?.toISOString() ?? null }));
+        print(
+          JSON.stringify({
+            id: key.id,
+            name: key.name,
+            key: key.key,
+            prefix: key.prefix,
+            created_at: key.createdAt.toISOString(),
+            source_ids: key.sourceIds,
+            expires_at: key.expiresAt?.toISOString() ?? null,
+          }),
+        );
       } else {
         const scope = sources ? `for ${sources.map((s) => s.name).join(", ")}` : "for all sources";
-        print(`Created key "${key.name}" (id ${key.id}) ${scope}, ${key.expiresAt ? `expiring ${when(key.expiresAt, "")}` : "never expiring"}. It is shown only this once:\n\n  ${key.key}\n`);
+        print(
+          `Created key "${key.name}" (id ${key.id}) ${scope}, ${key.expiresAt ? `expiring ${when(key.expiresAt, "")}` : "never expiring"}. It is shown only this once:\n\n  ${key.key}\n`,
+        );
       }
       return;
     }

@@ -3,14 +3,14 @@ import { createServices } from "../app-services.ts";
 import { ConfigError, loadConfig } from "../config.ts";
 import { DocentError } from "../core/errors.ts";
 import { migrateDatabase } from "../db/migrate-database.ts";
-import { keysCommand } from "./keys-command.ts";
-import { UsageError } from "./output.ts";
-import { sourcesCommand } from "./sources-command.ts";
-import { usageCommand } from "./usage-command.ts";
-import { reportCommand } from "./report-command.ts";
+import { loadEnvFile } from "../env-file.ts";
 import { StartupError } from "../startup-error.ts";
 import { SyncInProgressError } from "../sync/run-sync.ts";
-import { loadEnvFile } from "../env-file.ts";
+import { keysCommand } from "./keys-command.ts";
+import { UsageError } from "./output.ts";
+import { reportCommand } from "./report-command.ts";
+import { sourcesCommand } from "./sources-command.ts";
+import { usageCommand } from "./usage-command.ts";
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -39,33 +39,37 @@ const USAGE = `Usage: npm run cli -- <command>
                                        similar wording, with the pages that came closest
   db migrate                           apply database migrations`;
 
+function parseCliArgs(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: "string" },
+      dir: { type: "string" },
+      url: { type: "string" },
+      sitemap: { type: "string" },
+      "max-pages": { type: "string" },
+      "base-url": { type: "string" },
+      description: { type: "string" },
+      sources: { type: "string" },
+      "expires-in": { type: "string" },
+      refresh: { type: "string" },
+      all: { type: "boolean" },
+      key: { type: "string" },
+      since: { type: "string" },
+      source: { type: "string" },
+      "weak-below": { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
 /** Runs one CLI command; returns the process exit code. */
 export async function runCli(argv: string[], print = (s: string) => console.log(s), printError = (s: string) => console.error(s)): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseCliArgs>;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        name: { type: "string" },
-        dir: { type: "string" },
-        url: { type: "string" },
-        sitemap: { type: "string" },
-        "max-pages": { type: "string" },
-        "base-url": { type: "string" },
-        description: { type: "string" },
-        sources: { type: "string" },
-        "expires-in": { type: "string" },
-        refresh: { type: "string" },
-        all: { type: "boolean" },
-        key: { type: "string" },
-        since: { type: "string" },
-        source: { type: "string" },
-        "weak-below": { type: "string" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
+    parsed = parseCliArgs(argv);
   } catch (error) {
     printError(`docent: ${(error as Error).message}\n\n${USAGE}`);
     return 2;
@@ -80,7 +84,11 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
     if (group === "db") {
       if (rest[0] !== "migrate") throw new UsageError("db: use db migrate");
       const result = await migrateDatabase(config);
-      print(result.applied.length ? `Applied ${result.applied.length} migration(s): ${result.applied.join(", ")}` : `Database is up to date (${result.alreadyApplied} migrations).`);
+      print(
+        result.applied.length
+          ? `Applied ${result.applied.length} migration(s): ${result.applied.join(", ")}`
+          : `Database is up to date (${result.alreadyApplied} migrations).`,
+      );
       return 0;
     }
     if (!["keys", "sources", "usage", "report"].includes(group)) throw new UsageError(`Unknown command '${group}'.`);

@@ -2,12 +2,12 @@ import path from "node:path";
 import type { AppServices } from "../app-services.ts";
 import type { SourceInfo } from "../core/source-catalog.ts";
 import type { SyncSummary } from "../core/source-sync.ts";
-import { removeSource, type IngestResult } from "../ingest/ingest-documents.ts";
 import { crawl, folderOf } from "../ingest/crawl.ts";
+import { type IngestResult, removeSource } from "../ingest/ingest-documents.ts";
 import { listDocuments } from "../ingest/list-documents.ts";
 import { documentsOf } from "../sync/documents-of.ts";
 import { formatInterval, parseInterval } from "../sync/interval.ts";
-import { runSync, syncHolder, SyncInProgressError, type SyncRun } from "../sync/run-sync.ts";
+import { runSync, SyncInProgressError, type SyncRun, syncHolder } from "../sync/run-sync.ts";
 import { table, UsageError } from "./output.ts";
 
 export interface SourceFlags {
@@ -73,13 +73,19 @@ function refreshOf(flags: SourceFlags): number | null | undefined {
   if (flags.refresh === undefined) return undefined;
   if (flags.refresh.trim().toLowerCase() === "default") return null;
   const seconds = parseInterval(flags.refresh);
-  if (seconds === null) throw new UsageError(`--refresh must be a duration such as 30m, 24h or 7d, off (never), or default (SYNC_INTERVAL); got '${flags.refresh}'.`);
+  if (seconds === null)
+    throw new UsageError(`--refresh must be a duration such as 30m, 24h or 7d, off (never), or default (SYNC_INTERVAL); got '${flags.refresh}'.`);
   return seconds;
 }
 
 /** One source synced from its origin under its lease; a failure is thrown as it happened. */
 async function syncOne(services: AppServices, source: SourceInfo, holder: string): Promise<SyncRun> {
-  return runSync(services, source, { trigger: "manual", holder, documents: (conditional) => documentsOf(source.origin, conditional), onProgress: progress(`Syncing "${source.name}"`) });
+  return runSync(services, source, {
+    trigger: "manual",
+    holder,
+    documents: (conditional) => documentsOf(source.origin, conditional),
+    onProgress: progress(`Syncing "${source.name}"`),
+  });
 }
 
 const refreshText = (s: SourceInfo) => (s.refreshSeconds === null || s.refreshSeconds === undefined ? "default" : formatInterval(s.refreshSeconds));
@@ -87,7 +93,13 @@ const lastSyncText = (summary: SyncSummary | null | undefined) =>
   !summary ? "-" : `${summary.status} ${summary.finishedAt.slice(0, 19).replace("T", " ")}Z${summary.error ? ` (${summary.error.code})` : ""}`;
 
 /** Runs a `sources` command; returns the exit code when it is not 0 (`sync --all` with failures). */
-export async function sourcesCommand(services: AppServices, [action, ...rest]: string[], flags: SourceFlags, print: (s: string) => void, printError: (s: string) => void = print): Promise<number | void> {
+export async function sourcesCommand(
+  services: AppServices,
+  [action, ...rest]: string[],
+  flags: SourceFlags,
+  print: (s: string) => void,
+  printError: (s: string) => void = print,
+): Promise<number | undefined> {
   switch (action) {
     case "add": {
       const refresh = refreshOf(flags);
@@ -100,11 +112,20 @@ export async function sourcesCommand(services: AppServices, [action, ...rest]: s
       const existing = await services.catalog.findByName(flags.name.trim());
       const run = await runSync(
         services,
-        { id: existing?.id ?? null, name: flags.name, baseUrl: url ? (flags["base-url"] ?? folderOf(url)) : flags["base-url"]!, description: flags.description, origin: url ?? dir! },
+        {
+          id: existing?.id ?? null,
+          name: flags.name,
+          baseUrl: url ? (flags["base-url"] ?? folderOf(url)) : flags["base-url"]!,
+          description: flags.description,
+          origin: url ?? dir!,
+        },
         {
           trigger: "add",
           holder: syncHolder(),
-          documents: (conditional) => (url ? crawl({ url, sitemap: flags.sitemap, maxPages: flags["max-pages"] ? Number(flags["max-pages"]) : undefined, ...conditional }) : listDocuments(dir!)),
+          documents: (conditional) =>
+            url
+              ? crawl({ url, sitemap: flags.sitemap, maxPages: flags["max-pages"] ? Number(flags["max-pages"]) : undefined, ...conditional })
+              : listDocuments(dir!),
           onProgress: progress(`${url ? "Crawling" : "Adding"} "${flags.name}"`),
         },
       );
@@ -174,7 +195,17 @@ export async function sourcesCommand(services: AppServices, [action, ...rest]: s
       } else {
         print(
           sources.length
-            ? table(sources.map((s) => ({ id: s.id, name: s.name, pages: s.pages, chunks: s.chunks, refresh: refreshText(s), last_sync: lastSyncText(s.lastSync), base_url: s.baseUrl })))
+            ? table(
+                sources.map((s) => ({
+                  id: s.id,
+                  name: s.name,
+                  pages: s.pages,
+                  chunks: s.chunks,
+                  refresh: refreshText(s),
+                  last_sync: lastSyncText(s.lastSync),
+                  base_url: s.baseUrl,
+                })),
+              )
             : "No knowledge sources yet. Add one with: npm run cli -- sources add --name NAME --dir PATH --base-url URL",
         );
       }

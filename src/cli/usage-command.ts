@@ -1,5 +1,5 @@
-import type { KeyStore } from "../core/key-store.ts";
 import { DocentError } from "../core/errors.ts";
+import type { KeyStore } from "../core/key-store.ts";
 import type { ReadUsage } from "../core/usage-report.ts";
 import { table, UsageError } from "./output.ts";
 
@@ -14,12 +14,13 @@ export async function usageCommand({ keys, read }: { keys: KeyStore; read: ReadU
   if (rest.length) throw new UsageError("usage takes no arguments: usage [--key ID] [--since 30d] [--json]");
   const names = new Map((await keys.list()).map((k) => [k.id, k.name]));
   if (flags.key !== undefined && !names.has(flags.key)) throw new UsageError(`Unknown key '${flags.key}' (see keys list for ids).`);
-  let usage;
+  let usage: Awaited<ReturnType<ReadUsage>>;
   try {
     usage = await read(flags.key, { since: flags.since });
   } catch (error) {
     // The API's 400 names its query parameter; here it is a flag.
-    if (error instanceof DocentError && error.code === "BAD_REQUEST") throw new UsageError(`--${error.param ?? "since"}: ${error.message.replace(/^Invalid value for '\w+': /, "")}`);
+    if (error instanceof DocentError && error.code === "BAD_REQUEST")
+      throw new UsageError(`--${error.param ?? "since"}: ${error.message.replace(/^Invalid value for '\w+': /, "")}`);
     throw error;
   }
   if (flags.json) return print(JSON.stringify(usage));
@@ -36,6 +37,7 @@ export async function usageCommand({ keys, read }: { keys: KeyStore; read: ReadU
     total_tokens: b.total_tokens,
   }));
   const t = usage.totals;
-  print(`Usage for ${who}, ${usage.since} to ${usage.until} (UTC days):\n\n${table(rows)}\n\nTotal: ${t.requests} requests, ${t.prompt_tokens} prompt + ${t.completion_tokens} completion = ${t.total_tokens} tokens.`);
+  print(
+    `Usage for ${who}, ${usage.since} to ${usage.until} (UTC days):\n\n${table(rows)}\n\nTotal: ${t.requests} requests, ${t.prompt_tokens} prompt + ${t.completion_tokens} completion = ${t.total_tokens} tokens.`,
+  );
 }
-

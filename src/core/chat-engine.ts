@@ -1,29 +1,29 @@
 import type { OpenedCompletion } from "./chat-part.ts";
 import type { ChatCompletionRequest } from "./chat-request.ts";
 import { lastUserText, retrievalQuery } from "./conversation-query.ts";
+import { COVERAGE_BARS, coversQuestion } from "./coverage-judge.ts";
 import { badRequest, notFound, toDocentError } from "./errors.ts";
 import { checkInputLimits, DEFAULT_INPUT_LIMITS, type InputLimits } from "./input-limits.ts";
 import type { LanguageModel, StreamResult } from "./language-model.ts";
-import type { ModelRegistry } from "./model-registry.ts";
-import { buildPrompt, countPromptTokens, countTextTokens } from "./prompt.ts";
 import { withLinkedPages } from "./linked-pages.ts";
-import { rankPages, referenceUrl, type RankedPage } from "./rank-pages.ts";
+import type { ModelRegistry } from "./model-registry.ts";
+import { askModelForSources, type SourceCandidate } from "./model-source-choice.ts";
+import { preferReferencePages } from "./page-kinds.ts";
+import { type Passage, passagesOf } from "./passages.ts";
+import { buildPrompt, countPromptTokens, countTextTokens } from "./prompt.ts";
+import { askModelToRewrite, withRestatement } from "./query-rewrite.ts";
+import { type RankedPage, rankPages, referenceUrl } from "./rank-pages.ts";
 import { groundPages } from "./references.ts";
 import { fixedReply, relay, withExtraUsage } from "./reply-stream.ts";
 import type { Retriever } from "./retriever.ts";
-import { selectSources, type Selection } from "./select-sources.ts";
-import { passagesOf, type Passage } from "./passages.ts";
-import { withoutSourceNames, type IsWord } from "./source-names.ts";
-import { askModelForSources, type SourceCandidate } from "./model-source-choice.ts";
+import { type Selection, selectSources } from "./select-sources.ts";
+import { type SmallTalk, smallTalk, smallTalkReply, withoutPleasantries } from "./small-talk.ts";
 import type { SourceCatalog, SourceInfo } from "./source-catalog.ts";
-import { structuredFormat, type SchemaValidator, type StructuredFormat } from "./structured-output.ts";
-import { structuredReply } from "./structured-reply.ts";
+import { type IsWord, withoutSourceNames } from "./source-names.ts";
 import { inScope, type SourceScope } from "./source-scope.ts";
+import { type SchemaValidator, type StructuredFormat, structuredFormat } from "./structured-output.ts";
+import { structuredReply } from "./structured-reply.ts";
 import type { TextAnalyzer } from "./text-analyzer.ts";
-import { COVERAGE_BARS, coversQuestion } from "./coverage-judge.ts";
-import { preferReferencePages } from "./page-kinds.ts";
-import { askModelToRewrite, withRestatement } from "./query-rewrite.ts";
-import { smallTalk, smallTalkReply, withoutPleasantries, type SmallTalk } from "./small-talk.ts";
 
 export type { ChatPart, OpenedCompletion } from "./chat-part.ts";
 
@@ -77,7 +77,13 @@ export function createChatEngine(deps: ChatEngineDeps) {
   type SelectOptions = { signal?: AbortSignal; choose?: Parameters<typeof selectSources>[3]["choose"]; retrieve?: Retriever };
 
   /** The given sources (each in the caller's scope), or the agent's choice among `catalog` (those in scope); their pages ranked. */
-  async function select(query: string, ids: readonly string[] | null | undefined, catalog: SourceInfo[], wholeIndex: boolean, { signal, choose, retrieve = deps.retrieve }: SelectOptions): Promise<Selection> {
+  async function select(
+    query: string,
+    ids: readonly string[] | null | undefined,
+    catalog: SourceInfo[],
+    wholeIndex: boolean,
+    { signal, choose, retrieve = deps.retrieve }: SelectOptions,
+  ): Promise<Selection> {
     let picked: Selection;
     if (ids) {
       const sources = namedSources(ids, catalog);
@@ -112,7 +118,10 @@ export function createChatEngine(deps: ChatEngineDeps) {
    * (for search tools): the same sources and pages as `open`, none when the
    * sources do not cover the question.
    */
-  async function search(query: string, { sources, limit: max, signal, scope = null }: { sources?: readonly string[] | null; limit: number; signal?: AbortSignal; scope?: SourceScope }): Promise<{ sources: SourceInfo[]; passages: Passage[] }> {
+  async function search(
+    query: string,
+    { sources, limit: max, signal, scope = null }: { sources?: readonly string[] | null; limit: number; signal?: AbortSignal; scope?: SourceScope },
+  ): Promise<{ sources: SourceInfo[]; passages: Passage[] }> {
     if (!query.trim()) throw badRequest("'query' must contain text.", "query");
     const catalog = inScope(await deps.catalog.list(), scope);
     const picked = await select(query, sources, catalog, scope === null, { signal });
@@ -131,13 +140,20 @@ export function createChatEngine(deps: ChatEngineDeps) {
       const problem = deps.schemaValidator.checkSchema(format.schema);
       if (problem) throw badRequest(`response_format.json_schema.schema is not a valid JSON Schema: ${problem}`, "response_format", "invalid_schema");
       if (request.include_references) {
-        throw badRequest("include_references cannot be combined with a JSON response_format: appended references would break the JSON. The references are in url_references.", "include_references");
+        throw badRequest(
+          "include_references cannot be combined with a JSON response_format: appended references would break the JSON. The references are in url_references.",
+          "include_references",
+        );
       }
     }
     // With structured output the agent switches to its structured-output model.
     const model = deps.models.resolve(request.model, { structured: format !== null });
     if (format && !model.supportsStructuredOutput) {
-      throw badRequest(`The model '${request.model}' (${model.provider}/${model.modelId}) cannot produce structured output.`, "response_format", "structured_output_unavailable");
+      throw badRequest(
+        `The model '${request.model}' (${model.provider}/${model.modelId}) cannot produce structured output.`,
+        "response_format",
+        "structured_output_unavailable",
+      );
     }
     const query = withoutPleasantries(retrievalQuery(request.messages, deps.analyzer));
     if (!lastUserText(request.messages).trim()) throw badRequest("'messages' must contain a user message with text.", "messages");
@@ -187,7 +203,8 @@ export function createChatEngine(deps: ChatEngineDeps) {
     const grounding = { refused: references.length === 0, coverage: best ? best.coverage : null, closest, retrievalMs };
     const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references, grounding };
     // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.
-    if (references.length === 0 && !format) return { ...base, parts: fixedReply(NO_COVERAGE_REPLY, countTextTokens(query, deps.countTokens), deps.countTokens(NO_COVERAGE_REPLY)) };
+    if (references.length === 0 && !format)
+      return { ...base, parts: fixedReply(NO_COVERAGE_REPLY, countTextTokens(query, deps.countTokens), deps.countTokens(NO_COVERAGE_REPLY)) };
 
     const prompt = buildPrompt(request.messages, documents, format);
     const call = {
@@ -196,7 +213,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
       temperature: request.temperature ?? undefined,
       topP: request.top_p ?? undefined,
       maxOutputTokens: request.max_completion_tokens ?? request.max_tokens ?? undefined,
-      stopSequences: typeof request.stop === "string" ? [request.stop] : request.stop ?? undefined,
+      stopSequences: typeof request.stop === "string" ? [request.stop] : (request.stop ?? undefined),
       seed: request.seed ?? undefined,
       user: request.user ?? undefined,
       responseFormat: format ?? undefined,
@@ -212,12 +229,22 @@ export function createChatEngine(deps: ChatEngineDeps) {
     // With AGENT_FALLBACK another provider may have answered: say which.
     const served = started.answeredBy ? { ...base, ...started.answeredBy } : base;
     if (format) return { ...served, parts: structuredReply(stream, { model, call, format, validator: deps.schemaValidator, countTokens: deps.countTokens }) };
-    return { ...served, parts: relay(stream, model, () => countPromptTokens(prompt, deps.countTokens), deps.countTokens, grounded, request.include_references === true) };
+    return {
+      ...served,
+      parts: relay(stream, model, () => countPromptTokens(prompt, deps.countTokens), deps.countTokens, grounded, request.include_references === true),
+    };
   }
 
   function smallTalkCompletion(request: ChatCompletionRequest, model: LanguageModel, talk: SmallTalk, catalog: SourceInfo[]): OpenedCompletion {
     const text = smallTalkReply(talk, request.sources ? namedSources(request.sources, catalog) : catalog);
-    return { model: request.model, provider: model.provider, modelId: model.modelId, sources: [], references: [], parts: fixedReply(text, countTextTokens(lastUserText(request.messages), deps.countTokens), deps.countTokens(text)) };
+    return {
+      model: request.model,
+      provider: model.provider,
+      modelId: model.modelId,
+      sources: [],
+      references: [],
+      parts: fixedReply(text, countTextTokens(lastUserText(request.messages), deps.countTokens), deps.countTokens(text)),
+    };
   }
 
   return { open, search };

@@ -36,8 +36,7 @@ const TextPart = z.object({ type: z.literal("text"), text: z.string() });
 
 export const ChatMessage = z.object({
   role: z.string().refine((r) => (SUPPORTED_ROLES as readonly string[]).includes(r), {
-    error: (issue) =>
-      `Invalid role ${JSON.stringify(String(issue.input).slice(0, 64))}: only the roles 'user', 'system' and 'assistant' are supported.`,
+    error: (issue) => `Invalid role ${JSON.stringify(String(issue.input).slice(0, 64))}: only the roles 'user', 'system' and 'assistant' are supported.`,
   }),
   content: z.union([z.string(), z.array(TextPart).max(B.textParts, atMost(B.textParts, "text parts")), z.null()]),
   name: z.string().max(B.name, atMost(B.name, "characters")).optional(),
@@ -46,7 +45,10 @@ export type ChatMessage = z.infer<typeof ChatMessage>;
 
 /** A named JSON Schema to answer in; the Responses API's `text.format` takes the same fields, flat. */
 export const JsonSchemaSpec = z.object({
-  name: z.string().max(64, "must be 1-64 letters, digits, '_' or '-'").regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, '_' or '-'"),
+  name: z
+    .string()
+    .max(64, "must be 1-64 letters, digits, '_' or '-'")
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, '_' or '-'"),
   description: z.string().max(B.schemaDescription, atMost(B.schemaDescription, "characters")).optional(),
   schema: z.record(z.string(), z.unknown()).optional(),
   strict: z.boolean().nullish(),
@@ -66,7 +68,10 @@ export const ChatCompletionRequest = z.object({
   model: z.string().min(1, "must name a model: 'agent', 'provider_a' or 'provider_b'").max(B.model, atMost(B.model, "characters")),
   messages: z.array(ChatMessage).min(1, "must contain at least one message").max(B.messages, atMost(B.messages, "messages")),
   stream: z.boolean().nullish(),
-  sources: z.array(z.string().max(36, "must be a knowledge-source UUID").regex(UUID_SHAPE, "must be a knowledge-source UUID")).max(B.sources, atMost(B.sources, "knowledge-source ids")).nullish(),
+  sources: z
+    .array(z.string().max(36, "must be a knowledge-source UUID").regex(UUID_SHAPE, "must be a knowledge-source UUID"))
+    .max(B.sources, atMost(B.sources, "knowledge-source ids"))
+    .nullish(),
   include_references: z.boolean().nullish(),
   response_format: ResponseFormat.nullish(),
   stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
@@ -82,7 +87,10 @@ export const ChatCompletionRequest = z.object({
   frequency_penalty: z.number().min(-2).max(2).nullish(),
   logprobs: z.literal(false, { error: "logprobs are not available" }).nullish(),
   metadata: z
-    .record(z.string().max(B.metadataKey, `keys ${atMost(B.metadataKey, "characters")}`), z.string().max(B.metadataValue, `values ${atMost(B.metadataValue, "characters")}`))
+    .record(
+      z.string().max(B.metadataKey, `keys ${atMost(B.metadataKey, "characters")}`),
+      z.string().max(B.metadataValue, `values ${atMost(B.metadataValue, "characters")}`),
+    )
     .refine((m) => Object.keys(m).length <= B.metadataPairs, atMost(B.metadataPairs, "key-value pairs"))
     .nullish(),
 });

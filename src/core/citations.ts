@@ -17,6 +17,10 @@ interface ScanState {
 const START: ScanState = { fence: null, lineStart: true, previous: "", afterMarker: false };
 const MARKER = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/y;
 const PARTIAL_MARKER = /\[[\d,\s]{0,16}$/y;
+const partialMarkerAt = (text: string, i: number) => {
+  PARTIAL_MARKER.lastIndex = i;
+  return PARTIAL_MARKER.test(text);
+};
 const FENCE = /[ \t]*(`{3,}|~{3,})/y;
 /** An identifier, a call or an index before `[`: `argv[2]`, `f()[0]`, `a[1][2]`. */
 const GLUED = /[\p{L}\p{N}_)\]}]/u;
@@ -93,7 +97,7 @@ function scan(text: string, from: ScanState, final: boolean): { markers: Citatio
       MARKER.lastIndex = i;
       const m = MARKER.exec(text);
       const end = m ? i + m[0].length : -1;
-      if (!final && (m ? end === text.length : (PARTIAL_MARKER.lastIndex = i, PARTIAL_MARKER.test(text)))) return hold(i);
+      if (!final && (m ? end === text.length : partialMarkerAt(text, i))) return hold(i);
       const glued = GLUED.test(previous) && !afterMarker;
       if (m && !glued && text[end] !== "(") {
         markers.push({ index: i, length: m[0].length, numbers: m[1]!.split(",").map((n) => Number(n.trim())) });

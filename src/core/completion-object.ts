@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { citationMarkers } from "./citations.ts";
 import type { ChatPart, OpenedCompletion } from "./chat-part.ts";
+import { citationMarkers } from "./citations.ts";
 import type { DocentError } from "./errors.ts";
 import type { TokenUsage } from "./language-model.ts";
 import type { Reference } from "./references.ts";
@@ -151,7 +151,14 @@ export async function* completionChunks(
       service_tier: null,
       usage,
       choices: withChoice
-        ? [{ index: 0, delta: { content: null, role: null, function_call: null, refusal: null, tool_calls: null, ...delta }, finish_reason: finishReason, logprobs: null }]
+        ? [
+            {
+              index: 0,
+              delta: { content: null, role: null, function_call: null, refusal: null, tool_calls: null, ...delta },
+              finish_reason: finishReason,
+              logprobs: null,
+            },
+          ]
         : [],
       url_references: urls,
     },

@@ -1,4 +1,4 @@
-import { messageText, type ChatMessage } from "./chat-request.ts";
+import { type ChatMessage, messageText } from "./chat-request.ts";
 import { contentTerms, type TextAnalyzer } from "./text-analyzer.ts";
 
 /**
@@ -7,7 +7,10 @@ import { contentTerms, type TextAnalyzer } from "./text-analyzer.ts";
  * carries over.
  */
 export function retrievalQuery(messages: readonly ChatMessage[], analyzer: TextAnalyzer): string {
-  const userTurns = messages.filter((m) => m.role === "user").map((m) => messageText(m).trim()).filter(Boolean);
+  const userTurns = messages
+    .filter((m) => m.role === "user")
+    .map((m) => messageText(m).trim())
+    .filter(Boolean);
   const last = userTurns.at(-1) ?? "";
   if (userTurns.length < 2) return last;
   // Only whether it has more than three terms matters: a long message is not read to its end.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { englishAnalyzer as analyzer } from "../text/english-analyzer.ts";
 import { coversQuestion, unknownNames } from "./coverage-judge.ts";
 import type { RankedPage } from "./rank-pages.ts";
 import type { SourceInfo } from "./source-catalog.ts";
-import { englishAnalyzer as analyzer } from "../text/english-analyzer.ts";
 
 const page = (coverage: number, matched: string[] = []): RankedPage => ({
   url: `https://docs.example/${coverage}`,

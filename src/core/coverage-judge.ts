@@ -1,7 +1,7 @@
 import type { RankedPage } from "./rank-pages.ts";
 import type { RetrievalResult } from "./retriever.ts";
-import { distinctiveNameWords, type IsWord } from "./source-names.ts";
 import type { SourceInfo } from "./source-catalog.ts";
+import { distinctiveNameWords, type IsWord } from "./source-names.ts";
 import type { TextAnalyzer } from "./text-analyzer.ts";
 
 /**
@@ -48,14 +48,22 @@ export interface CoverageQuestion {
  * question about index mappings. A question is about what it names; pages
  * that never mention it answer another product's question.
  */
-export function unknownNames({ query, pages, sources, matches, isWord, analyzer }: Pick<CoverageQuestion, "query" | "pages" | "sources" | "matches" | "isWord" | "analyzer">): string[] {
+export function unknownNames({
+  query,
+  pages,
+  sources,
+  matches,
+  isWord,
+  analyzer,
+}: Pick<CoverageQuestion, "query" | "pages" | "sources" | "matches" | "isWord" | "analyzer">): string[] {
   if (!matches || !isWord) return [];
   const held = new Set(pages.flatMap((p) => p.chunks.flatMap((c) => c.matched)));
   const sourceWords = new Set(sources.flatMap((s) => distinctiveNameWords(s.name, analyzer)));
   const unknown: string[] = [];
   for (const [original] of query.matchAll(/\p{L}[\p{L}\p{N}]*/gu)) {
     const word = original.toLowerCase();
-    if (word.length < 3 || /\d/.test(word) || original === original.toUpperCase() || analyzer.isStopWord(word) || sourceWords.has(word) || isWord(word)) continue;
+    if (word.length < 3 || /\d/.test(word) || original === original.toUpperCase() || analyzer.isStopWord(word) || sourceWords.has(word) || isWord(word))
+      continue;
     const terms = matches(word);
     if (!terms.some((t) => held.has(t))) unknown.push(original);
   }

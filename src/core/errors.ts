@@ -48,8 +48,7 @@ export class DocentError extends Error {
 export const badRequest = (message: string, param: string | null = null, reason: string | null = "invalid_value") =>
   new DocentError("BAD_REQUEST", message, { param, reason });
 
-export const notFound = (message: string, param: string | null, reason: string) =>
-  new DocentError("NOT_FOUND", message, { param, reason });
+export const notFound = (message: string, param: string | null, reason: string) => new DocentError("NOT_FOUND", message, { param, reason });
 
 /** Anything thrown that is not a DocentError becomes an opaque internal error. */
 export function toDocentError(error: unknown): DocentError {

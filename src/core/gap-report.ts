@@ -111,7 +111,13 @@ function groupOf(members: ServedCompletion[], options: GapReportOptions): GapGro
       const key = pageOf(ref.url);
       if (seen.has(key)) continue;
       seen.add(key);
-      const page = pages.get(key) ?? { url: ref.url, title: ref.title, source_id: ref.sourceId, source_name: options.sourceNames.get(ref.sourceId) ?? null, count: 0 };
+      const page = pages.get(key) ?? {
+        url: ref.url,
+        title: ref.title,
+        source_id: ref.sourceId,
+        source_name: options.sourceNames.get(ref.sourceId) ?? null,
+        count: 0,
+      };
       page.count++;
       pages.set(key, page);
     }
@@ -146,7 +152,11 @@ export function buildGapReport(served: readonly ServedCompletion[], options: Gap
   const gaps = considered.filter((c) => gapKinds(c, options.weakBelow).length > 0);
   const worded = gaps.filter((c) => c.question?.trim());
   const unworded = gaps.filter((c) => !c.question?.trim());
-  const groups: ServedCompletion[][] = groupSimilar(options.analyzer, worded.map((c) => c.question!), similarity).map((indices) => indices.map((i) => worded[i]!));
+  const groups: ServedCompletion[][] = groupSimilar(
+    options.analyzer,
+    worded.map((c) => c.question!),
+    similarity,
+  ).map((indices) => indices.map((i) => worded[i]!));
   const byPage = new Map<string, ServedCompletion[]>();
   for (const c of unworded) {
     const key = closestOf(c)[0] ? pageOf(closestOf(c)[0]!.url) : "";

@@ -44,18 +44,30 @@ function textLength(content: ChatCompletionRequest["messages"][number]["content"
 export function checkInputLimits(request: ChatCompletionRequest, limits: InputLimits): void {
   const { messages } = request;
   if (messages.length > limits.maxMessages) {
-    throw badRequest(`Invalid 'messages': ${count(messages.length)} messages; at most ${count(limits.maxMessages)} are accepted (MAX_MESSAGES).`, "messages", "array_above_max_length");
+    throw badRequest(
+      `Invalid 'messages': ${count(messages.length)} messages; at most ${count(limits.maxMessages)} are accepted (MAX_MESSAGES).`,
+      "messages",
+      "array_above_max_length",
+    );
   }
   let total = 0;
   messages.forEach((message, i) => {
     const length = textLength(message.content);
     if (length > limits.maxMessageChars) {
-      throw badRequest(`Invalid 'messages[${i}].content': ${count(length)} characters; a message may hold at most ${count(limits.maxMessageChars)} (MAX_MESSAGE_CHARS).`, `messages[${i}].content`, "string_above_max_length");
+      throw badRequest(
+        `Invalid 'messages[${i}].content': ${count(length)} characters; a message may hold at most ${count(limits.maxMessageChars)} (MAX_MESSAGE_CHARS).`,
+        `messages[${i}].content`,
+        "string_above_max_length",
+      );
     }
     total += length;
   });
   if (total > limits.maxInputChars) {
-    throw badRequest(`The messages hold ${count(total)} characters in all; at most ${count(limits.maxInputChars)} are accepted (MAX_INPUT_CHARS). Shorten the conversation.`, "messages", "context_length_exceeded");
+    throw badRequest(
+      `The messages hold ${count(total)} characters in all; at most ${count(limits.maxInputChars)} are accepted (MAX_INPUT_CHARS). Shorten the conversation.`,
+      "messages",
+      "context_length_exceeded",
+    );
   }
   const format = request.response_format;
   if (format?.type === "json_schema" && format.json_schema.schema) {

@@ -50,7 +50,7 @@ export function keyStoreContract(name: string, setup: (clock: TestClock) => Prom
         // Same lookup prefix, different secret: found by prefix, refused by the hash.
         const forged = created.key.slice(0, -4) + (created.key.endsWith("AAAA") ? "BBBB" : "AAAA");
         expect(await keys.verify(forged)).toBeNull();
-        expect(await keys.verify("dk_" + "x".repeat(43))).toBeNull();
+        expect(await keys.verify(`dk_${"x".repeat(43)}`)).toBeNull();
         expect(await keys.verify("not a key")).toBeNull();
         expect(await keys.verify("")).toBeNull();
         expect(await keys.getActive("no-such-id")).toBeNull();

@@ -1,6 +1,6 @@
 import type { LanguageModel, ModelMessage, TokenUsage } from "./language-model.ts";
-import type { RankedPage } from "./rank-pages.ts";
 import { countPromptTokens } from "./prompt.ts";
+import type { RankedPage } from "./rank-pages.ts";
 import { settleUsage } from "./settle-usage.ts";
 import type { SourceInfo } from "./source-catalog.ts";
 import type { StructuredFormat } from "./structured-output.ts";
@@ -46,7 +46,10 @@ export async function askModelForSources(
   const listing = candidates
     .map(({ source, pages }, i) => {
       const about = source.description ? ` — ${source.description}` : "";
-      return `${i + 1}. ${source.name}${about}\n   best-matching pages: ${pages.slice(0, 3).map((p) => p.title).join("; ")}`;
+      return `${i + 1}. ${source.name}${about}\n   best-matching pages: ${pages
+        .slice(0, 3)
+        .map((p) => p.title)
+        .join("; ")}`;
     })
     .join("\n");
   const prompt: ModelMessage[] = [

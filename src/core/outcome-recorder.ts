@@ -13,7 +13,14 @@ const NO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, reasoningTo
  */
 export function createOutcomeRecorder(
   trace: RequestTrace,
-  { opened, meta, question, startedAt, openMs, now = Date.now }: { opened: OpenedCompletion; meta: CompletionMeta; question: string; startedAt: number; openMs: number; now?: () => number },
+  {
+    opened,
+    meta,
+    question,
+    startedAt,
+    openMs,
+    now = Date.now,
+  }: { opened: OpenedCompletion; meta: CompletionMeta; question: string; startedAt: number; openMs: number; now?: () => number },
 ) {
   let answer = "";
   let references = opened.references;

@@ -1,4 +1,4 @@
-import { referenceUrl, type RankedPage } from "./rank-pages.ts";
+import { type RankedPage, referenceUrl } from "./rank-pages.ts";
 
 /** A passage as a search returns it: its page, its section (the URL carries the section's anchor) and its text. */
 export interface Passage {

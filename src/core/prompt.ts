@@ -33,7 +33,10 @@ export function renderContext(documents: readonly GroundingDocument[]): string {
 }
 
 function structuredInstructions(format: StructuredFormat): string {
-  const schema = format.kind === "json_schema" ? `\nThe JSON must match this JSON Schema${format.description ? ` (${format.description})` : ""}:\n${JSON.stringify(format.schema)}` : "";
+  const schema =
+    format.kind === "json_schema"
+      ? `\nThe JSON must match this JSON Schema${format.description ? ` (${format.description})` : ""}:\n${JSON.stringify(format.schema)}`
+      : "";
   return `\n\nReply with JSON only: no prose, no code fences. Ground every value in the excerpts; citations like [1] may go inside string values.${schema}`;
 }
 

@@ -38,9 +38,17 @@ const FORMAT: StructuredFormat = {
 export async function askModelToRewrite(
   model: LanguageModel,
   question: string,
-  { sources, timeoutMs, signal, countTokens }: { sources: readonly SourceInfo[]; timeoutMs: number; signal?: AbortSignal; countTokens: (text: string) => number },
+  {
+    sources,
+    timeoutMs,
+    signal,
+    countTokens,
+  }: { sources: readonly SourceInfo[]; timeoutMs: number; signal?: AbortSignal; countTokens: (text: string) => number },
 ): Promise<QueryRewrite | null> {
-  const docs = sources.slice(0, 10).map((s) => `- ${s.name}${s.description ? `: ${s.description}` : ""}`).join("\n");
+  const docs = sources
+    .slice(0, 10)
+    .map((s) => `- ${s.name}${s.description ? `: ${s.description}` : ""}`)
+    .join("\n");
   const prompt: ModelMessage[] = [
     { role: "system", content: INSTRUCTIONS },
     { role: "user", content: `Documentation:\n${docs}\n\nQuestion: ${question}` },
@@ -109,7 +117,14 @@ function mergeResults(asked: RetrievalResult, restated: RetrievalResult, limit: 
     }
     // In the question's terms, as the retriever reads text.
     const holds = (text: string) => asked.matches?.(text) ?? [];
-    merged.set(identity(c), { ...c, score, coverage, matched: holds(`${c.title}\n${c.section}\n${c.text}`), titleMatched: holds(c.title), headingMatched: holds(c.section) });
+    merged.set(identity(c), {
+      ...c,
+      score,
+      coverage,
+      matched: holds(`${c.title}\n${c.section}\n${c.text}`),
+      titleMatched: holds(c.title),
+      headingMatched: holds(c.section),
+    });
   }
   const chunks = [...merged.values()].sort((a, b) => b.score - a.score).slice(0, limit);
   return { chunks, terms: asked.terms, matches: asked.matches };

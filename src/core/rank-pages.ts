@@ -43,7 +43,18 @@ export function rankPages({ chunks, terms }: RetrievalResult): RankedPage[] {
     const chunkScore = WEIGHTS.relevance * (chunk.score / top) + WEIGHTS.coverage * coverage + WEIGHTS.heading * share(chunk.headingMatched);
     let page = pages.get(chunk.url);
     if (!page) {
-      page = { url: chunk.url, anchor: chunk.anchor, title: chunk.title || chunk.url, sourceId: chunk.sourceId, score: 0, coverage: 0, similarity: 0, chunks: [], links: [], best: -Infinity };
+      page = {
+        url: chunk.url,
+        anchor: chunk.anchor,
+        title: chunk.title || chunk.url,
+        sourceId: chunk.sourceId,
+        score: 0,
+        coverage: 0,
+        similarity: 0,
+        chunks: [],
+        links: [],
+        best: -Infinity,
+      };
       pages.set(chunk.url, page);
     }
     page.chunks.push(chunk);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { RetrievedChunk } from "./retriever.ts";
+import { citations } from "./completion-object.ts";
 import { rankPages, referenceUrl } from "./rank-pages.ts";
 import { groundPages, referencesBlock } from "./references.ts";
-import { citations } from "./completion-object.ts";
+import type { RetrievedChunk } from "./retriever.ts";
 
 const chunk = (url: string, score: number, matched: string[], extra: Partial<RetrievedChunk> = {}): RetrievedChunk => ({
   sourceId: "s",
@@ -24,7 +24,10 @@ const terms = [
 
 describe("rankPages", () => {
   it("collapses passages to unique pages, best first, keeping each page's passages", () => {
-    const pages = rankPages({ chunks: [chunk("a", 9, ["vacuum", "tabl"], { anchor: "s1" }), chunk("b", 8, ["vacuum"]), chunk("a", 7, ["tabl"], { anchor: "s2" })], terms });
+    const pages = rankPages({
+      chunks: [chunk("a", 9, ["vacuum", "tabl"], { anchor: "s1" }), chunk("b", 8, ["vacuum"]), chunk("a", 7, ["tabl"], { anchor: "s2" })],
+      terms,
+    });
     expect(pages.map((p) => [p.url, p.chunks.length, p.anchor])).toEqual([
       ["a", 2, "s1"],
       ["b", 1, ""],
@@ -35,7 +38,10 @@ describe("rankPages", () => {
   });
 
   it("lets a page named after the question's rare terms outrank a page that only mentions them", () => {
-    const pages = rankPages({ chunks: [chunk("manual", 10, ["vacuum", "tabl"]), chunk("sql-vacuum", 8, ["vacuum", "tabl"], { titleMatched: ["vacuum"] })], terms });
+    const pages = rankPages({
+      chunks: [chunk("manual", 10, ["vacuum", "tabl"]), chunk("sql-vacuum", 8, ["vacuum", "tabl"], { titleMatched: ["vacuum"] })],
+      terms,
+    });
     expect(pages[0]!.url).toBe("sql-vacuum");
   });
 
@@ -47,7 +53,10 @@ describe("rankPages", () => {
 
 describe("groundPages", () => {
   it("takes at most maxReferences pages and numbers their passages by page", () => {
-    const pages = rankPages({ chunks: [chunk("a", 9, ["vacuum"]), chunk("b", 8, ["vacuum"]), chunk("a", 7, ["vacuum"]), chunk("a", 6, ["vacuum"]), chunk("c", 5, ["vacuum"])], terms });
+    const pages = rankPages({
+      chunks: [chunk("a", 9, ["vacuum"]), chunk("b", 8, ["vacuum"]), chunk("a", 7, ["vacuum"]), chunk("a", 6, ["vacuum"]), chunk("c", 5, ["vacuum"])],
+      terms,
+    });
     const { references, documents } = groundPages(pages, { maxReferences: 2 });
     expect(references.map((r) => r.url)).toEqual(["a", "b"]);
     expect(documents.map((d) => d.referenceNumber)).toEqual([1, 1, 2]);
@@ -60,7 +69,12 @@ describe("groundPages with passages of several sections", () => {
       { start: 0, anchor: "ordering", section: "Header Ordering" },
       { start: 26, anchor: "timeouts", section: "Timeouts" },
     ];
-    const merged = chunk("https://x/advanced.html", 9, ["vacuum"], { anchor: "ordering", section: "Header Ordering", text: "Headers keep their order.\n\nTimeouts\n\nSet a timeout.", spans });
+    const merged = chunk("https://x/advanced.html", 9, ["vacuum"], {
+      anchor: "ordering",
+      section: "Header Ordering",
+      text: "Headers keep their order.\n\nTimeouts\n\nSet a timeout.",
+      spans,
+    });
     const pages = rankPages({ chunks: [merged, chunk("https://x/api.html", 8, ["vacuum"], { anchor: "get" })], terms });
     const { references, pages: perPage, documents } = groundPages(pages, { maxReferences: 5 });
     expect(references.map((r) => r.url)).toEqual(["https://x/advanced.html#ordering", "https://x/advanced.html#timeouts", "https://x/api.html#get"]);
@@ -98,7 +112,12 @@ describe("references in the reply", () => {
   });
   it("spans a marker that cites several references over the whole list", () => {
     const text = "Both pages say so [1, 2]. Only A [1].";
-    expect(citations(text, [...refs, { url: "https://x/c", title: "C", sourceId: "s" }]).map((c) => [c.url_citation.url, text.slice(c.url_citation.start_index, c.url_citation.end_index)])).toEqual([
+    expect(
+      citations(text, [...refs, { url: "https://x/c", title: "C", sourceId: "s" }]).map((c) => [
+        c.url_citation.url,
+        text.slice(c.url_citation.start_index, c.url_citation.end_index),
+      ]),
+    ).toEqual([
       ["https://x/a", "[1, 2]"],
       ["https://x/b", "[1, 2]"],
       ["https://x/c", ""],

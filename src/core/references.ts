@@ -1,6 +1,6 @@
 import type { GroundingDocument } from "./language-model.ts";
 import { passageSections } from "./passage-sections.ts";
-import { referenceUrl, type RankedPage } from "./rank-pages.ts";
+import { type RankedPage, referenceUrl } from "./rank-pages.ts";
 
 export interface Reference {
   url: string;
@@ -29,7 +29,10 @@ export const pageOf = (reference: Pick<Reference, "url">) => reference.url.repla
  * of merged short sections is several documents), each section numbered as
  * its own reference the first time it appears.
  */
-export function groundPages(pages: readonly RankedPage[], { maxReferences, maxPassagesPerPage = 2 }: { maxReferences: number; maxPassagesPerPage?: number }): Grounding {
+export function groundPages(
+  pages: readonly RankedPage[],
+  { maxReferences, maxPassagesPerPage = 2 }: { maxReferences: number; maxPassagesPerPage?: number },
+): Grounding {
   const chosen = pages.slice(0, maxReferences);
   const references: Reference[] = [];
   const numbers = new Map<string, number>();

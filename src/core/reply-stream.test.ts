@@ -16,7 +16,15 @@ async function run(deltas: string[], includeReferences = false) {
     yield { type: "finish", finishReason: "stop" };
   }
   const parts: ChatPart[] = [];
-  for await (const part of relay(stream(), model, () => 1, (t) => t.length, grounding, includeReferences)) parts.push(part);
+  for await (const part of relay(
+    stream(),
+    model,
+    () => 1,
+    (t) => t.length,
+    grounding,
+    includeReferences,
+  ))
+    parts.push(part);
   const lists = parts.filter((p) => p.type === "references").map((p) => p.references.map((r) => r.url));
   const text = parts.map((p) => (p.type === "text-delta" ? p.delta : "")).join("");
   return { text, lists, final: lists.at(-1) };

@@ -2,7 +2,7 @@ import type { ChatPart } from "./chat-part.ts";
 import { createCitationRenumberer } from "./citations.ts";
 import { DocentError, isAbortError, toDocentError } from "./errors.ts";
 import type { LanguageModel, ModelStreamPart, TokenUsage } from "./language-model.ts";
-import { pageOf, referencesBlock, type Grounding, type Reference } from "./references.ts";
+import { type Grounding, pageOf, type Reference, referencesBlock } from "./references.ts";
 import { settleUsage } from "./settle-usage.ts";
 
 /** Adds what earlier provider calls for the same request cost (the agent's source choice) to the reply's usage. */

@@ -1,6 +1,15 @@
 import { notFound } from "./errors.ts";
 import type { ModelRegistry } from "./model-registry.ts";
-import { listOf, modelResource, pageResource, sourceResource, type ListResource, type ModelResource, type PageResource, type SourceResource } from "./resources.ts";
+import {
+  type ListResource,
+  listOf,
+  type ModelResource,
+  modelResource,
+  type PageResource,
+  pageResource,
+  type SourceResource,
+  sourceResource,
+} from "./resources.ts";
 import type { PageReader } from "./retriever.ts";
 import type { SourceCatalog } from "./source-catalog.ts";
 import { inScope, type SourceScope } from "./source-scope.ts";
@@ -20,9 +29,20 @@ export function createResourceReader({ catalog, models, readPage }: { catalog: S
     /** A stored page by URL (a `#fragment` is ignored); a page of a source outside the scope answers exactly like an unknown URL. */
     async getPage(url: string, scope: SourceScope): Promise<PageResource> {
       const sources = inScope(await catalog.list(), scope);
-      const page = sources.length > 0 ? await readPage(url.replace(/#.*$/, ""), sources.map((s) => s.id)) : null;
+      const page =
+        sources.length > 0
+          ? await readPage(
+              url.replace(/#.*$/, ""),
+              sources.map((s) => s.id),
+            )
+          : null;
       const source = page && sources.find((s) => s.id === page.sourceId);
-      if (!page || !source) throw notFound(`No stored page at '${url}' in the knowledge sources (page URLs are those that search results and references give).`, "url", "page_not_found");
+      if (!page || !source)
+        throw notFound(
+          `No stored page at '${url}' in the knowledge sources (page URLs are those that search results and references give).`,
+          "url",
+          "page_not_found",
+        );
       return pageResource(page, source);
     },
     listModels(): ListResource<ModelResource> {

@@ -4,7 +4,7 @@ import type { ChatPart, OpenedCompletion } from "./chat-part.ts";
 import type { ChatCompletionRequest } from "./chat-request.ts";
 import type { CompletionOutcome, RequestTrace } from "./completion-outcome.ts";
 import { DocentError } from "./errors.ts";
-import { runCompletion, type CompletionOpener } from "./run-completion.ts";
+import { type CompletionOpener, runCompletion } from "./run-completion.ts";
 
 const request: ChatCompletionRequest = { model: "agent", messages: [{ role: "user", content: "q" }] };
 const usage = { promptTokens: 1, completionTokens: 1, reasoningTokens: 0 };

@@ -1,6 +1,6 @@
 import type { ChatPart, OpenedCompletion } from "./chat-part.ts";
 import type { ChatCompletionRequest } from "./chat-request.ts";
-import { collectCompletion, completionChunks, completionMeta, type ChatCompletion, type ChunkEvent, type CompletionMeta } from "./completion-object.ts";
+import { type ChatCompletion, type ChunkEvent, type CompletionMeta, collectCompletion, completionChunks, completionMeta } from "./completion-object.ts";
 import type { RequestTrace } from "./completion-outcome.ts";
 import { lastUserText } from "./conversation-query.ts";
 import { toDocentError } from "./errors.ts";

@@ -1,8 +1,8 @@
 import type { ModelSourceChoice, SourceCandidate } from "./model-source-choice.ts";
-import { rankPages, type RankedPage } from "./rank-pages.ts";
+import { type RankedPage, rankPages } from "./rank-pages.ts";
 import type { RetrievalResult, Retriever } from "./retriever.ts";
 import type { SourceInfo } from "./source-catalog.ts";
-import { mentionedSources, withoutSourceNames, type IsWord } from "./source-names.ts";
+import { type IsWord, mentionedSources, withoutSourceNames } from "./source-names.ts";
 import type { TextAnalyzer } from "./text-analyzer.ts";
 
 export interface Selection {
@@ -79,7 +79,13 @@ export async function selectSources(
     const choice = await choose(contenders.map(([id]) => ({ source: byId.get(id)!, pages: pages.filter((p) => p.sourceId === id) })));
     if (choice && choice.ids.length > 0) {
       const ids = new Set(choice.ids.slice(0, maxSources));
-      return { sources: candidates.filter((s) => ids.has(s.id)), named: named.length > 0, pages: pages.filter((p) => ids.has(p.sourceId)), matches: result.matches, choice };
+      return {
+        sources: candidates.filter((s) => ids.has(s.id)),
+        named: named.length > 0,
+        pages: pages.filter((p) => ids.has(p.sourceId)),
+        matches: result.matches,
+        choice,
+      };
     }
     modelChoice = choice ?? undefined;
   }
@@ -89,5 +95,11 @@ export async function selectSources(
       .slice(0, maxSources)
       .map(([id]) => id),
   );
-  return { sources: candidates.filter((s) => chosen.has(s.id)), named: named.length > 0, pages: pages.filter((p) => chosen.has(p.sourceId)), matches: result.matches, ...(modelChoice && { choice: modelChoice }) };
+  return {
+    sources: candidates.filter((s) => chosen.has(s.id)),
+    named: named.length > 0,
+    pages: pages.filter((p) => chosen.has(p.sourceId)),
+    matches: result.matches,
+    ...(modelChoice && { choice: modelChoice }),
+  };
 }

@@ -4,8 +4,18 @@ import { groupSimilar, jaccard, questionTerms } from "./similar-questions.ts";
 
 describe("similar questions", () => {
   it("reads wordings through the search analyzer: stop words, case and plurals do not matter", () => {
-    expect(jaccard(questionTerms(analyzer, "How do I find which commit introduced a bug?"), questionTerms(analyzer, "How do I find the commit that introduced a bug?"))).toBe(1);
-    expect(jaccard(questionTerms(analyzer, "What locks does CLUSTER take on partitioned tables?"), questionTerms(analyzer, "which lock does cluster take on a partitioned table"))).toBe(1);
+    expect(
+      jaccard(
+        questionTerms(analyzer, "How do I find which commit introduced a bug?"),
+        questionTerms(analyzer, "How do I find the commit that introduced a bug?"),
+      ),
+    ).toBe(1);
+    expect(
+      jaccard(
+        questionTerms(analyzer, "What locks does CLUSTER take on partitioned tables?"),
+        questionTerms(analyzer, "which lock does cluster take on a partitioned table"),
+      ),
+    ).toBe(1);
     expect(jaccard(questionTerms(analyzer, "How do I vacuum a table?"), questionTerms(analyzer, "What does VACUUM FULL do?"))).toBeCloseTo(1 / 3);
   });
 
@@ -18,7 +28,10 @@ describe("similar questions", () => {
       "How do I drop a column?", // 4: 1/4 with 0
     ];
     expect(groupSimilar(analyzer, texts)).toEqual([[0, 2], [1, 3], [4]]);
-    expect(groupSimilar(analyzer, texts, 0.25)).toEqual([[0, 2, 4], [1, 3]]);
+    expect(groupSimilar(analyzer, texts, 0.25)).toEqual([
+      [0, 2, 4],
+      [1, 3],
+    ]);
     expect(groupSimilar(analyzer, [])).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { SourceInfo } from "./source-catalog.ts";
 import { smallTalk, smallTalkReply, withoutPleasantries } from "./small-talk.ts";
+import type { SourceInfo } from "./source-catalog.ts";
 
 const source = (name: string) => ({ id: name, name }) as SourceInfo;
 
@@ -27,7 +27,9 @@ describe("small talk", () => {
 
   it("replies briefly, saying what docent can answer", () => {
     const reply = smallTalkReply("greeting", ["PostgreSQL 15", "SQLite", "Git", "Flask", "Requests"].map(source));
-    expect(reply).toBe("Hello! I answer questions from the documentation in my knowledge sources (PostgreSQL 15, SQLite, Git, Flask and 1 more) and cite the pages I draw on. What would you like to know?");
+    expect(reply).toBe(
+      "Hello! I answer questions from the documentation in my knowledge sources (PostgreSQL 15, SQLite, Git, Flask and 1 more) and cite the pages I draw on. What would you like to know?",
+    );
     expect(smallTalkReply("thanks", [source("SQLite")])).toMatch(/^You're welcome! .*\(SQLite\)/);
     expect(smallTalkReply("about", [])).toMatch(/no knowledge source has been added yet\.$/);
   });

@@ -4,7 +4,12 @@ import type { SourceInfo } from "./source-catalog.ts";
 import { distinctiveNameWords, mentionedSources, withinOneEdit, withoutSourceNames } from "./source-names.ts";
 
 const source = (id: string, name: string) => ({ id, name }) as unknown as SourceInfo;
-const sources = [source("n", "Node.js v18 Documentation"), source("p", "Python 3.11 Documentation"), source("g", "PostgreSQL 15 Documentation"), source("r", "Requests")];
+const sources = [
+  source("n", "Node.js v18 Documentation"),
+  source("p", "Python 3.11 Documentation"),
+  source("g", "PostgreSQL 15 Documentation"),
+  source("r", "Requests"),
+];
 const dictionary = new Set(["request", "python", "join", "paths", "vacuum", "table"]);
 const isWord = (word: string) => dictionary.has(word);
 const named = (query: string) => mentionedSources(query, sources, { analyzer, isWord }).map((s) => s.id);

@@ -38,7 +38,13 @@ async function collect(stream: AsyncIterable<ModelStreamPart>, prompt: readonly 
  */
 export async function* structuredReply(
   first: AsyncIterable<ModelStreamPart>,
-  { model, call, format, validator, countTokens }: { model: LanguageModel; call: ModelCallOptions; format: StructuredFormat; validator: SchemaValidator; countTokens: (t: string) => number },
+  {
+    model,
+    call,
+    format,
+    validator,
+    countTokens,
+  }: { model: LanguageModel; call: ModelCallOptions; format: StructuredFormat; validator: SchemaValidator; countTokens: (t: string) => number },
 ): AsyncGenerator<ChatPart> {
   try {
     let attempt = await collect(first, call.prompt, countTokens);
@@ -50,7 +56,10 @@ export async function* structuredReply(
         prompt: [
           ...call.prompt,
           { role: "assistant", content: attempt.text },
-          { role: "user", content: `That reply does not match the required JSON schema: ${problems.slice(0, 8).join("; ")}. Reply again with only the corrected JSON.` },
+          {
+            role: "user",
+            content: `That reply does not match the required JSON schema: ${problems.slice(0, 8).join("; ")}. Reply again with only the corrected JSON.`,
+          },
         ],
       };
       const { stream } = await model.doStream(repair);
@@ -62,9 +71,13 @@ export async function* structuredReply(
       if (problems.length > 0) {
         yield {
           type: "error",
-          error: new DocentError("BAD_GATEWAY", `${model.provider}/${model.modelId} did not produce JSON matching the response_format schema, even after one repair: ${problems.slice(0, 5).join("; ")}`, {
-            reason: "invalid_structured_output",
-          }),
+          error: new DocentError(
+            "BAD_GATEWAY",
+            `${model.provider}/${model.modelId} did not produce JSON matching the response_format schema, even after one repair: ${problems.slice(0, 5).join("; ")}`,
+            {
+              reason: "invalid_structured_output",
+            },
+          ),
         };
         return;
       }

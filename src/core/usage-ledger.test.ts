@@ -69,7 +69,14 @@ describe("usage ledger", () => {
       ],
     ]);
     expect(stores.records.map((r) => r.id)).toEqual(["chatcmpl-1", "chatcmpl-2", "chatcmpl-4"]);
-    expect(stores.records[0]).toMatchObject({ keyId: "k1", refused: false, coverage: 0.8, question: null, answer: null, closest: [{ url: "https://d.example/a.html" }] });
+    expect(stores.records[0]).toMatchObject({
+      keyId: "k1",
+      refused: false,
+      coverage: 0.8,
+      question: null,
+      answer: null,
+      closest: [{ url: "https://d.example/a.html" }],
+    });
     await ledger.flush();
     expect(stores.batches).toHaveLength(1);
     await ledger.close();

@@ -1,6 +1,6 @@
 import type { CompletionObserver, CompletionOutcome } from "./completion-outcome.ts";
 import type { NewServedCompletion, ServedCompletionStore } from "./served-completions.ts";
-import { utcDay, type UsageIncrement, type UsageStore } from "./usage-store.ts";
+import { type UsageIncrement, type UsageStore, utcDay } from "./usage-store.ts";
 
 export interface UsageLedgerOptions {
   usage: UsageStore;
@@ -30,7 +30,14 @@ const rowKey = (i: Pick<UsageIncrement, "keyId" | "day" | "model" | "servedBy">)
  * row), and `close` writes the rest on a graceful stop. A failed write keeps
  * its batch for the next one.
  */
-export function createUsageLedger({ usage, served, storeQuestions, flushIntervalMs = 1000, maxPendingServed = 10_000, onError = () => {} }: UsageLedgerOptions): UsageLedger {
+export function createUsageLedger({
+  usage,
+  served,
+  storeQuestions,
+  flushIntervalMs = 1000,
+  maxPendingServed = 10_000,
+  onError = () => {},
+}: UsageLedgerOptions): UsageLedger {
   let increments = new Map<string, UsageIncrement>();
   let records: NewServedCompletion[] = [];
   let writing: Promise<void> = Promise.resolve();
@@ -56,8 +63,16 @@ export function createUsageLedger({ usage, served, storeQuestions, flushInterval
     increments = new Map();
     records = [];
     let failure: unknown = null;
-    if (batch.length) await usage.add(batch).catch((error) => { batch.forEach(addIncrement); failure = error; });
-    if (recordBatch.length) await served.add(recordBatch).catch((error) => { keepRecords(recordBatch); failure = error; });
+    if (batch.length)
+      await usage.add(batch).catch((error) => {
+        batch.forEach(addIncrement);
+        failure = error;
+      });
+    if (recordBatch.length)
+      await served.add(recordBatch).catch((error) => {
+        keepRecords(recordBatch);
+        failure = error;
+      });
     if (failure) throw failure;
   }
   const flush = () => {

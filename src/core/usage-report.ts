@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { badRequest } from "./errors.ts";
 import { parseDay, parseSince, SINCE_HELP } from "./since.ts";
-import { utcDay, type UsageRow, type UsageStore } from "./usage-store.ts";
+import { type UsageRow, type UsageStore, utcDay } from "./usage-store.ts";
 
 export const DEFAULT_USAGE_SINCE = "30d";
 
@@ -56,7 +56,12 @@ export function usageWindow(input: UsageQueryInput, now: Date = new Date()): { s
 
 const totalsOf = (rows: readonly UsageTotals[]): UsageTotals =>
   rows.reduce(
-    (t, r) => ({ requests: t.requests + r.requests, prompt_tokens: t.prompt_tokens + r.prompt_tokens, completion_tokens: t.completion_tokens + r.completion_tokens, total_tokens: t.total_tokens + r.total_tokens }),
+    (t, r) => ({
+      requests: t.requests + r.requests,
+      prompt_tokens: t.prompt_tokens + r.prompt_tokens,
+      completion_tokens: t.completion_tokens + r.completion_tokens,
+      total_tokens: t.total_tokens + r.total_tokens,
+    }),
     { requests: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
   );
 

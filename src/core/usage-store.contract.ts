@@ -28,7 +28,10 @@ const served = (id: string, over: Partial<NewServedCompletion> = {}): NewServedC
   interface: "rest",
   sourceIds: ["s1"],
   references: [{ url: "https://d.example/a.html#x", title: "A", sourceId: "s1" }],
-  closest: [{ url: "https://d.example/a.html#x", title: "A", sourceId: "s1" }, { url: "https://d.example/b.html", title: "B", sourceId: "s1" }],
+  closest: [
+    { url: "https://d.example/a.html#x", title: "A", sourceId: "s1" },
+    { url: "https://d.example/b.html", title: "B", sourceId: "s1" },
+  ],
   refused: false,
   coverage: 0.75,
   question: "How do I vacuum?",
@@ -94,7 +97,14 @@ export function usageStoreContract(name: string, setup: () => Promise<UsageStore
 
     it("stores served completions and lists them by time, oldest first", () =>
       withStores(async ({ served: store }) => {
-        const later = served("chatcmpl-b", { createdAt: new Date("2026-11-21T09:00:00.000Z"), refused: true, coverage: null, references: [], question: null, answer: null });
+        const later = served("chatcmpl-b", {
+          createdAt: new Date("2026-11-21T09:00:00.000Z"),
+          refused: true,
+          coverage: null,
+          references: [],
+          question: null,
+          answer: null,
+        });
         await store.add([later, served("chatcmpl-a")]);
         await store.add([]);
         const all = await store.list({ since: new Date("2026-11-01T00:00:00Z") });
@@ -103,7 +113,9 @@ export function usageStoreContract(name: string, setup: () => Promise<UsageStore
           { ...later, rating: null, comment: null, ratedAt: null },
         ]);
         expect((await store.list({ since: new Date("2026-11-21T00:00:00Z") })).map((r) => r.id)).toEqual(["chatcmpl-b"]);
-        expect((await store.list({ since: new Date("2026-11-01T00:00:00Z"), until: new Date("2026-11-21T00:00:00Z") })).map((r) => r.id)).toEqual(["chatcmpl-a"]);
+        expect((await store.list({ since: new Date("2026-11-01T00:00:00Z"), until: new Date("2026-11-21T00:00:00Z") })).map((r) => r.id)).toEqual([
+          "chatcmpl-a",
+        ]);
       }));
 
     it("rates a completion only for the key it was served to; a later rating replaces the earlier", () =>

@@ -14,7 +14,17 @@ const fail = (body: unknown) => {
 
 describe("parseChatRequest", () => {
   it("accepts the spec's fields and common OpenAI ones, ignoring unknown ones", () => {
-    const request = parseChatRequest({ ...ok, stream: null, sources: null, include_references: true, temperature: 0.3, n: 1, stream_options: { include_usage: true }, user: "u", extra: 1 });
+    const request = parseChatRequest({
+      ...ok,
+      stream: null,
+      sources: null,
+      include_references: true,
+      temperature: 0.3,
+      n: 1,
+      stream_options: { include_usage: true },
+      user: "u",
+      extra: 1,
+    });
     expect(request).toMatchObject({ model: "agent", include_references: true, temperature: 0.3 });
     expect("extra" in request).toBe(false);
   });

@@ -27,7 +27,12 @@ export function zodToBadRequest(error: z.ZodError, body: unknown) {
     return badRequest(`Missing required parameter: '${param}'.`, param, "missing_required_parameter");
   }
   // Over a bound, OpenAI's codes for the same refusal (as input-limits.ts uses).
-  const reason = issue.code === "too_big" && issue.origin === "string" ? "string_above_max_length" : issue.code === "too_big" && issue.origin === "array" ? "array_above_max_length" : "invalid_value";
+  const reason =
+    issue.code === "too_big" && issue.origin === "string"
+      ? "string_above_max_length"
+      : issue.code === "too_big" && issue.origin === "array"
+        ? "array_above_max_length"
+        : "invalid_value";
   return badRequest(`Invalid value for '${param ?? "body"}': ${issue.message}`, param, reason);
 }
 

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { keyLookup, looksLikeKey } from "../auth/api-key.ts";
 import type { ApiKeyInfo, KeyStore } from "../core/key-store.ts";
-import { createPrismaKeyStore, makeActiveInfo, matchingRow, type KeyRow, type PrismaKeyStoreOptions } from "./prisma-key-store.ts";
+import { createPrismaKeyStore, type KeyRow, makeActiveInfo, matchingRow, type PrismaKeyStoreOptions } from "./prisma-key-store.ts";
 import { serialReload } from "./serial-reload.ts";
 
 export type CachedKeyStore = KeyStore & {

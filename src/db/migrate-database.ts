@@ -1,6 +1,6 @@
-import { databaseFile, type Config } from "../config.ts";
+import { type Config, databaseFile } from "../config.ts";
 import { errorCode, redactUrl, StartupError, systemReason } from "../startup-error.ts";
-import { migrateSqlite, type MigrationResult } from "./migrate.ts";
+import { type MigrationResult, migrateSqlite } from "./migrate.ts";
 import { migratePostgres } from "./migrate-postgres.ts";
 import { isPostgresUrl } from "./prisma-client.ts";
 

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
-import { migrationFiles } from "./migration-files.ts";
 import type { MigrationResult } from "./migrate.ts";
+import { migrationFiles } from "./migration-files.ts";
 
 export const POSTGRES_MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../prisma/postgresql/migrations");
 
@@ -22,7 +22,9 @@ export async function migratePostgres(url: string, dir = POSTGRES_MIGRATIONS_DIR
     await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
       "id" VARCHAR(36) PRIMARY KEY NOT NULL, "checksum" VARCHAR(64) NOT NULL, "finished_at" TIMESTAMPTZ, "migration_name" VARCHAR(255) NOT NULL,
       "logs" TEXT, "rolled_back_at" TIMESTAMPTZ, "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(), "applied_steps_count" INTEGER NOT NULL DEFAULT 0)`);
-    const { rows } = await client.query<{ migration_name: string }>(`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`);
+    const { rows } = await client.query<{ migration_name: string }>(
+      `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    );
     const done = new Set(rows.map((r) => r.migration_name));
     const applied: string[] = [];
     for (const { name, sql, checksum } of migrationFiles(dir)) {

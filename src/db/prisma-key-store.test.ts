@@ -4,9 +4,9 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { startPostgres } from "../../test/support/postgres.ts";
 import { generateApiKey, hashKey, keyLookup } from "../auth/api-key.ts";
 import { keyStoreContract } from "../core/key-store.contract.ts";
-import { startPostgres } from "../../test/support/postgres.ts";
 import { MIGRATIONS_DIR, migrateSqlite } from "./migrate.ts";
 import { migratePostgres, POSTGRES_MIGRATIONS_DIR } from "./migrate-postgres.ts";
 import { createPostgresClient, createSqliteClient } from "./prisma-client.ts";
@@ -138,7 +138,12 @@ describe("upgrade of a database made before key scopes and expiry", () => {
       await client.connect();
       for (const k of old) {
         await client.query(`INSERT INTO "ApiKey" (id, name, lookup, hash, "createdAt", "revokedAt") VALUES ($1, $2, $3, $4, $5, $6)`, [
-          k.id, k.name, keyLookup(k.key), hashKey(k.key), k.createdAt, k.revokedAt,
+          k.id,
+          k.name,
+          keyLookup(k.key),
+          hashKey(k.key),
+          k.createdAt,
+          k.revokedAt,
         ]);
       }
       await client.end();

@@ -3,7 +3,7 @@ import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 import { generateApiKey, hashKey, keyLookup, keyMatches, looksLikeKey } from "../auth/api-key.ts";
 import { badRequest } from "../core/errors.ts";
-import { keyStatus, type ApiKeyInfo, type KeyStore } from "../core/key-store.ts";
+import { type ApiKeyInfo, type KeyStore, keyStatus } from "../core/key-store.ts";
 import { bumpChanges } from "./change-counter.ts";
 
 export type KeyRow = {
@@ -108,7 +108,10 @@ export function createPrismaKeyStore(prisma: PrismaClient, { now = () => new Dat
       return (await prisma.apiKey.findMany({ orderBy: { createdAt: "asc" } })).map(info);
     },
     async revoke(id) {
-      const [{ count }] = await prisma.$transaction([prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now() } }), bumpChanges(prisma)]);
+      const [{ count }] = await prisma.$transaction([
+        prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now() } }),
+        bumpChanges(prisma),
+      ]);
       return count > 0;
     },
     async verify(presented) {

@@ -24,7 +24,14 @@ export function createPrismaPageValidators(prisma: PrismaClient): PageValidatorS
       return new Map(rows.map((r) => [r.url, { etag: r.etag, lastModified: r.lastModified, links: linksOf(r.links), basis: r.basis } satisfies PageValidator]));
     },
     async replace(sourceId, validators) {
-      const rows = [...validators].map(([url, v]) => ({ sourceId, url, etag: v.etag, lastModified: v.lastModified, links: v.links && JSON.stringify(v.links), basis: v.basis }));
+      const rows = [...validators].map(([url, v]) => ({
+        sourceId,
+        url,
+        etag: v.etag,
+        lastModified: v.lastModified,
+        links: v.links && JSON.stringify(v.links),
+        basis: v.basis,
+      }));
       await prisma.$transaction(async (tx) => {
         await tx.pageValidator.deleteMany({ where: { sourceId } });
         for (let i = 0; i < rows.length; i += BATCH) await tx.pageValidator.createMany({ data: rows.slice(i, i + BATCH) });

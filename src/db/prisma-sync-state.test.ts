@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@prisma/client";
+import { afterAll, describe, expect, it } from "vitest";
 import { startPostgres } from "../../test/support/postgres.ts";
 import { migrateSqlite } from "./migrate.ts";
 import { migratePostgres } from "./migrate-postgres.ts";
@@ -63,17 +63,48 @@ describe.each(databases)("sync state on %s", (name, open) => {
     const db = await ready();
     const validators = createPrismaPageValidators(db);
     const catalog = createPrismaSourceCatalog(db);
-    const source = await catalog.upsert({ id: `s-${name}`, name: `S ${name}`, description: "", baseUrl: "https://x.org/", origin: "https://x.org/", pages: 2, chunks: 2 });
-    const many = new Map(Array.from({ length: 1200 }, (_, i) => [`https://x.org/p${i}.html`, { etag: `"e${i}"`, lastModified: null, links: i === 0 ? ["https://x.org/p1.html"] : null, basis: "b" }]));
+    const source = await catalog.upsert({
+      id: `s-${name}`,
+      name: `S ${name}`,
+      description: "",
+      baseUrl: "https://x.org/",
+      origin: "https://x.org/",
+      pages: 2,
+      chunks: 2,
+    });
+    const many = new Map(
+      Array.from({ length: 1200 }, (_, i) => [
+        `https://x.org/p${i}.html`,
+        { etag: `"e${i}"`, lastModified: null, links: i === 0 ? ["https://x.org/p1.html"] : null, basis: "b" },
+      ]),
+    );
     await validators.replace(source.id, many);
     await validators.replace(source.id, new Map([...many].slice(0, 2)));
     const loaded = await validators.load(source.id);
     expect([...loaded.keys()]).toEqual(["https://x.org/p0.html", "https://x.org/p1.html"]);
     expect(loaded.get("https://x.org/p0.html")).toEqual({ etag: '"e0"', lastModified: null, links: ["https://x.org/p1.html"], basis: "b" });
 
-    const base = { trigger: "schedule" as const, startedAt: "2026-11-23T10:00:00.000Z", seconds: 1, added: 0, changed: 0, removed: 0, unchanged: 2, notModified: 2, skipped: 0, pages: 2, chunks: 2, error: null };
+    const base = {
+      trigger: "schedule" as const,
+      startedAt: "2026-11-23T10:00:00.000Z",
+      seconds: 1,
+      added: 0,
+      changed: 0,
+      removed: 0,
+      unchanged: 2,
+      notModified: 2,
+      skipped: 0,
+      pages: 2,
+      chunks: 2,
+      error: null,
+    };
     await catalog.recordSync(source.id, { ...base, status: "ok", finishedAt: "2026-11-23T10:00:01.000Z" });
-    await catalog.recordSync(source.id, { ...base, status: "failed", finishedAt: "2026-11-23T11:00:01.000Z", error: { code: "unreachable_url", message: "down" } });
+    await catalog.recordSync(source.id, {
+      ...base,
+      status: "failed",
+      finishedAt: "2026-11-23T11:00:01.000Z",
+      error: { code: "unreachable_url", message: "down" },
+    });
     await catalog.setRefresh(source.id, 3600);
     const after = (await catalog.get(source.id))!;
     expect(after.lastSyncedAt?.toISOString()).toBe("2026-11-23T10:00:01.000Z");

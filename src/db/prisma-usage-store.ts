@@ -14,7 +14,11 @@ export function createPrismaUsageStore(prisma: PrismaClient): UsageStore {
       prisma.keyUsage.upsert({
         where: { keyId_day_model_servedBy: { keyId, day, model, servedBy } },
         create: { keyId, day, model, servedBy, requests, promptTokens: BigInt(promptTokens), completionTokens: BigInt(completionTokens) },
-        update: { requests: { increment: requests }, promptTokens: { increment: BigInt(promptTokens) }, completionTokens: { increment: BigInt(completionTokens) } },
+        update: {
+          requests: { increment: requests },
+          promptTokens: { increment: BigInt(promptTokens) },
+          completionTokens: { increment: BigInt(completionTokens) },
+        },
       }),
     );
   return {

@@ -1,8 +1,8 @@
 import type { Caller } from "../auth/admit.ts";
+import type { SubmitFeedback } from "../core/feedback.ts";
 import type { ResourceReader } from "../core/resource-reader.ts";
 import type { CompletionOpener } from "../core/run-completion.ts";
 import type { Logger } from "../logging/logger.ts";
-import type { SubmitFeedback } from "../core/feedback.ts";
 
 export interface GraphQLServices {
   engine: CompletionOpener;

@@ -1,5 +1,5 @@
-import { createGraphQLError, maskError as yogaMaskError } from "graphql-yoga";
 import type { GraphQLError } from "graphql";
+import { createGraphQLError, maskError as yogaMaskError } from "graphql-yoga";
 import { DocentError, type ErrorCode } from "../core/errors.ts";
 import { HTTP_STATUS } from "../http/error-response.ts";
 
@@ -18,14 +18,22 @@ export function toGraphQLError(error: DocentError): GraphQLError {
       reason: error.reason,
       retryable: error.retryable,
       ...((error.code === "UNAUTHORIZED" || error.code === "TOO_MANY_REQUESTS") && {
-        http: { status: HTTP_STATUS[error.code], ...(error.retryAfter !== null && { headers: { "retry-after": String(Math.max(1, Math.ceil(error.retryAfter))) } }) },
+        http: {
+          status: HTTP_STATUS[error.code],
+          ...(error.retryAfter !== null && { headers: { "retry-after": String(Math.max(1, Math.ceil(error.retryAfter))) } }),
+        },
       }),
     },
   });
 }
 
 /** Yoga's error mask: DocentErrors pass with their code; anything else is logged and stays masked. */
-export function maskError(error: unknown, message: string, isDev?: boolean, logError: (error: unknown) => void = (e) => console.error(`graphql: unexpected error: ${(e as Error)?.stack ?? e}`)): Error {
+export function maskError(
+  error: unknown,
+  message: string,
+  isDev?: boolean,
+  logError: (error: unknown) => void = (e) => console.error(`graphql: unexpected error: ${(e as Error)?.stack ?? e}`),
+): Error {
   const original = (error as { originalError?: unknown }).originalError ?? error;
   const docent = original instanceof DocentError ? original : (original as { originalError?: unknown })?.originalError;
   if (docent instanceof DocentError && docent.code !== "INTERNAL_SERVER_ERROR") return toGraphQLError(docent);

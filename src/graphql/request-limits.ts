@@ -26,6 +26,7 @@ type ParseFn = typeof parse;
 
 /** A Yoga plugin: documents parsed with at most MAX_QUERY_TOKENS tokens, and the completion limit. */
 export const requestLimits = () => ({
-  onParse: ({ setParseFn }: { setParseFn: (fn: ParseFn) => void }) => setParseFn((source, options) => parse(source, { ...options, maxTokens: MAX_QUERY_TOKENS })),
+  onParse: ({ setParseFn }: { setParseFn: (fn: ParseFn) => void }) =>
+    setParseFn((source, options) => parse(source, { ...options, maxTokens: MAX_QUERY_TOKENS })),
   onValidate: ({ addValidationRule }: { addValidationRule: (rule: ValidationRule) => void }) => addValidationRule(completionLimit),
 });

@@ -1,12 +1,12 @@
 import { useGraphQLSSE } from "@graphql-yoga/plugin-graphql-sse";
 import { createYoga } from "graphql-yoga";
 import { authenticate } from "../auth/authenticate.ts";
-import type { KeyStore } from "../core/key-store.ts";
 import type { StreamTokens } from "../auth/stream-tokens.ts";
+import type { KeyStore } from "../core/key-store.ts";
 import type { Admission } from "../http/admission.ts";
 import type { GraphQLContext, GraphQLServices } from "./context.ts";
-import { requestLimits } from "./request-limits.ts";
 import { maskError, toGraphQLError } from "./errors.ts";
+import { requestLimits } from "./request-limits.ts";
 import { schema } from "./schema/index.ts";
 
 export const STREAM_TOKEN_HEADER = "x-graphql-event-stream-token";
@@ -32,7 +32,10 @@ export function createGraphQLHandler(services: GraphQLServices & { keys: KeyStor
     cors: false,
     // Expected errors are the client's business; unexpected ones are logged by maskError.
     logging: false,
-    maskedErrors: { maskError: (error, message, isDev) => maskError(error, message, isDev, services.logger && ((e) => services.logger!.error({ err: e, interface: "graphql" }, "unexpected error"))) },
+    maskedErrors: {
+      maskError: (error, message, isDev) =>
+        maskError(error, message, isDev, services.logger && ((e) => services.logger!.error({ err: e, interface: "graphql" }, "unexpected error"))),
+    },
     context: ({ request, admission }) => {
       if ("error" in admission) throw toGraphQLError(admission.error);
       return { services, request, caller: admission.caller };

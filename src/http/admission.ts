@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import { admit, type AdmitDeps, type Caller } from "../auth/admit.ts";
-import { toDocentError, type DocentError } from "../core/errors.ts";
+import { type AdmitDeps, admit, type Caller } from "../auth/admit.ts";
+import { type DocentError, toDocentError } from "../core/errors.ts";
 import { holdUntilBodyEnds } from "./rate-limit.ts";
 import type { HttpTrace } from "./request-trace.ts";
 
@@ -15,9 +15,12 @@ export type AdmissionEnv = { Variables: { admission: Admission; trace?: HttpTrac
  * included — has ended or the client has gone. REST throws the refusal;
  * GraphQL and tRPC raise it in their own error form (`admission.error`).
  */
-export function admission(deps: AdmitDeps, { reject, streamToken }: { reject: boolean; streamToken?: (request: Request) => { keyId: string | null } | null }): MiddlewareHandler<AdmissionEnv> {
+export function admission(
+  deps: AdmitDeps,
+  { reject, streamToken }: { reject: boolean; streamToken?: (request: Request) => { keyId: string | null } | null },
+): MiddlewareHandler<AdmissionEnv> {
   return async (c, next) => {
-    let admitted;
+    let admitted: Awaited<ReturnType<typeof admit>>;
     try {
       admitted = await admit(deps, { authorization: c.req.header("authorization") ?? null, streamToken: streamToken?.(c.req.raw) });
     } catch (error) {

@@ -31,12 +31,17 @@ async function discard(body: ReadableStream<Uint8Array> | null, maxBytes: number
  * they need no second `Request` holding it, whose construction costs about
  * 0.2 ms a request.
  */
-export const limitBody = (maxBytes: number, { refuse = errorResponse, rereadable = true }: { refuse?: (error: DocentError) => Response; rereadable?: boolean } = {}): MiddlewareHandler => {
+export const limitBody = (
+  maxBytes: number,
+  { refuse = errorResponse, rereadable = true }: { refuse?: (error: DocentError) => Response; rereadable?: boolean } = {},
+): MiddlewareHandler => {
   const size = bodyLimit({
     maxSize: maxBytes,
     onError: async (c) => {
       await discard(c.req.raw.body, DRAIN_MAX_BYTES);
-      return refuse(new DocentError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes (MAX_BODY_BYTES).`, { reason: "request_too_large" }));
+      return refuse(
+        new DocentError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes (MAX_BODY_BYTES).`, { reason: "request_too_large" }),
+      );
     },
   });
   return async (c, next) => {
@@ -48,8 +53,10 @@ export const limitBody = (maxBytes: number, { refuse = errorResponse, rereadable
     if (!c.req.raw.body) return next();
     const text = await c.req.text();
     const problem = jsonShapeProblem(text);
-    if (problem === "depth") return refuse(badRequest(`The request body nests JSON more than ${DEFAULT_JSON_SHAPE.maxDepth} levels deep.`, null, "json_too_deep"));
-    if (problem === "values") return refuse(badRequest(`The request body holds more than ${DEFAULT_JSON_SHAPE.maxValues} JSON values.`, null, "json_too_large"));
+    if (problem === "depth")
+      return refuse(badRequest(`The request body nests JSON more than ${DEFAULT_JSON_SHAPE.maxDepth} levels deep.`, null, "json_too_deep"));
+    if (problem === "values")
+      return refuse(badRequest(`The request body holds more than ${DEFAULT_JSON_SHAPE.maxValues} JSON values.`, null, "json_too_large"));
     // Read once: the text stays cached for c.req.text(), and handlers that read the raw request get it again.
     if (rereadable) c.req.raw = new Request(c.req.raw, { body: text });
     return next();

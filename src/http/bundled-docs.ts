@@ -60,8 +60,10 @@ export function bundledDocsRoutes() {
     if (!found) throw notFound(`No bundled document '${rel}'.`, null, "not_found");
     const file = files.get(found)!;
     const headers = { "x-content-type-options": "nosniff", "cache-control": "no-cache" };
-    if (!found.endsWith(".md")) return c.body(fs.readFileSync(file), 200, { ...headers, "content-type": "text/html; charset=utf-8", "content-security-policy": CSP });
-    if ((c.req.header("accept") ?? "").includes("text/markdown")) return c.body(fs.readFileSync(file, "utf8"), 200, { ...headers, "content-type": "text/markdown; charset=utf-8" });
+    if (!found.endsWith(".md"))
+      return c.body(fs.readFileSync(file), 200, { ...headers, "content-type": "text/html; charset=utf-8", "content-security-policy": CSP });
+    if ((c.req.header("accept") ?? "").includes("text/markdown"))
+      return c.body(fs.readFileSync(file, "utf8"), 200, { ...headers, "content-type": "text/markdown; charset=utf-8" });
     let html = rendered.get(found);
     if (html === undefined) rendered.set(found, (html = renderPage(fs.readFileSync(file, "utf8"), found)));
     return c.body(html, 200, { ...headers, "content-type": "text/html; charset=utf-8", "content-security-policy": CSP, vary: "accept" });

@@ -20,7 +20,9 @@ export function metricsRoute(registry: Registry, token: string | undefined): Han
     if (token) {
       const presented = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")?.[1];
       if (!presented || !sameSecret(presented, token)) {
-        throw new DocentError("UNAUTHORIZED", "The metrics need METRICS_TOKEN as a Bearer token: Authorization: Bearer <METRICS_TOKEN>.", { reason: presented ? "invalid_metrics_token" : "missing_metrics_token" });
+        throw new DocentError("UNAUTHORIZED", "The metrics need METRICS_TOKEN as a Bearer token: Authorization: Bearer <METRICS_TOKEN>.", {
+          reason: presented ? "invalid_metrics_token" : "missing_metrics_token",
+        });
       }
     }
     return c.body(await registry.metrics(), 200, { "content-type": registry.contentType, "cache-control": "no-store" });

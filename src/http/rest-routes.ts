@@ -2,14 +2,14 @@ import { Hono } from "hono";
 import type { AdmitDeps } from "../auth/admit.ts";
 import { badRequest } from "../core/errors.ts";
 import type { ResourceReader } from "../core/resource-reader.ts";
-import { runCompletion, type CompletionOpener } from "../core/run-completion.ts";
+import { type CompletionOpener, runCompletion } from "../core/run-completion.ts";
 import { parseChatRequest } from "../core/validate-request.ts";
-import { admission, callerOf, type AdmissionEnv } from "./admission.ts";
+import { type AdmissionEnv, admission, callerOf } from "./admission.ts";
 import { limitBody } from "./body-limit.ts";
 import { errorBody } from "./error-response.ts";
-import { sseResponse } from "./sse.ts";
 import { responsesRoutes } from "./responses/responses-routes.ts";
-import { usageRoutes, type UsageRouteDeps } from "./usage-routes.ts";
+import { sseResponse } from "./sse.ts";
+import { type UsageRouteDeps, usageRoutes } from "./usage-routes.ts";
 
 export interface RestDeps extends AdmitDeps {
   engine: CompletionOpener;

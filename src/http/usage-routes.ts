@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import { badRequest } from "../core/errors.ts";
 import { FeedbackInput, type SubmitFeedback } from "../core/feedback.ts";
-import { UsageQueryInput, type ReadUsage } from "../core/usage-report.ts";
+import { type ReadUsage, UsageQueryInput } from "../core/usage-report.ts";
 import { zodToBadRequest } from "../core/validate-request.ts";
-import { callerOf, type AdmissionEnv } from "./admission.ts";
+import { type AdmissionEnv, callerOf } from "./admission.ts";
 import { limitBody } from "./body-limit.ts";
 
 export interface UsageRouteDeps {
@@ -15,7 +15,8 @@ export interface UsageRouteDeps {
 function queryOf(queries: Record<string, string[]>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, values] of Object.entries(queries)) {
-    if (!(name in UsageQueryInput.shape)) throw badRequest(`Unrecognized query parameter: '${name}'. GET /v1/usage takes 'since' and 'until'.`, name, "unknown_parameter");
+    if (!(name in UsageQueryInput.shape))
+      throw badRequest(`Unrecognized query parameter: '${name}'. GET /v1/usage takes 'since' and 'until'.`, name, "unknown_parameter");
     if (values.length !== 1) throw badRequest(`Query parameter '${name}' is given ${values.length} times; give it once.`, name);
     out[name] = values[0]!;
   }

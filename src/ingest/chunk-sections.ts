@@ -1,5 +1,5 @@
 import type { Chunk, PageLink, SectionSpan } from "../core/retriever.ts";
-import { FENCE_LINE, type ExtractedPage, type Section } from "./section.ts";
+import { type ExtractedPage, FENCE_LINE, type Section } from "./section.ts";
 
 const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
@@ -16,7 +16,12 @@ function lines(text: string, max: number): Array<{ text: string; before: string 
     }
     let end = i + 2;
     while (end < parts.length && parts[end]!.trim() !== fence) end += 2;
-    const code = parts.slice(i + 1, end).join("").replace(/^\n+/, "").replace(/\n+$/, "").split("\n");
+    const code = parts
+      .slice(i + 1, end)
+      .join("")
+      .replace(/^\n+/, "")
+      .replace(/\n+$/, "")
+      .split("\n");
     let piece: string[] = [];
     let count = 0;
     const push = () => {
@@ -49,7 +54,9 @@ export function splitText(text: string, max: number): string[] {
   for (const { text: line, before } of lines(text, max)) {
     const w = line.split(/\s+/).filter(Boolean);
     if (w.length <= max || line.startsWith("```")) units.push({ text: line, words: w.length, before });
-    else for (let k = 0; k < w.length; k += max) units.push({ text: w.slice(k, k + max).join(" "), words: Math.min(max, w.length - k), before: k === 0 ? before : " " });
+    else
+      for (let k = 0; k < w.length; k += max)
+        units.push({ text: w.slice(k, k + max).join(" "), words: Math.min(max, w.length - k), before: k === 0 ? before : " " });
   }
   // Word counts are carried along, not recounted: a long section has thousands of lines.
   const pieces: string[] = [];
@@ -115,7 +122,13 @@ const SECTION_START = "\uE000";
  */
 export function chunkPage(
   page: ExtractedPage,
-  { sourceId, url, scope = new URL(".", url).toString(), maxWords = 400, minWords = 150 }: { sourceId: string; url: string; scope?: string; maxWords?: number; minWords?: number },
+  {
+    sourceId,
+    url,
+    scope = new URL(".", url).toString(),
+    maxWords = 400,
+    minWords = 150,
+  }: { sourceId: string; url: string; scope?: string; maxWords?: number; minWords?: number },
 ): Chunk[] {
   const chunks: Chunk[] = [];
   let pending: Part | null = null;
@@ -144,7 +157,10 @@ export function chunkPage(
     const links = section.links ?? [];
     const current: Part = pending
       ? {
-          sections: [...pending.sections, { anchor: section.anchor, section: heading, text: [section.headings.at(-1) ?? "", section.text].filter(Boolean).join("\n\n") }],
+          sections: [
+            ...pending.sections,
+            { anchor: section.anchor, section: heading, text: [section.headings.at(-1) ?? "", section.text].filter(Boolean).join("\n\n") },
+          ],
           links: [...pending.links, ...links],
         }
       : { sections: [{ anchor: section.anchor, section: heading, text: section.text }], links };

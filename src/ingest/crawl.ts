@@ -152,7 +152,13 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
       if (response.status === 304 && known) {
         await response.body?.cancel();
         if (followLinks) for (const link of known.links ?? []) enqueue(link);
-        ready.push({ url, relPath: pagePath(url, ""), notModified: true, validator: known, read: () => Promise.reject(new Error(`${url} was not downloaded (304 Not Modified)`)) });
+        ready.push({
+          url,
+          relPath: pagePath(url, ""),
+          notModified: true,
+          validator: known,
+          read: () => Promise.reject(new Error(`${url} was not downloaded (304 Not Modified)`)),
+        });
         return;
       }
       const type = response.headers.get("content-type") ?? "";

@@ -118,7 +118,9 @@ describe("extractHtml", () => {
   });
 
   it("marks list items, numbered in an ordered list, so a list reads as one", () => {
-    const page = extractHtml(`<html><body><main><p>Steps:</p><ol><li>Install it.</li><li>Run   it.</li></ol><ul><li><p>One</p></li><li>Two</li></ul></main></body></html>`);
+    const page = extractHtml(
+      `<html><body><main><p>Steps:</p><ol><li>Install it.</li><li>Run   it.</li></ol><ul><li><p>One</p></li><li>Two</li></ul></main></body></html>`,
+    );
     expect(page.sections[0]!.text).toBe("Steps:\n\n1. Install it.\n\n2. Run it.\n\n- One\n\n- Two");
   });
 
@@ -149,10 +151,16 @@ ${"<p>This chapter covers how one creates the database structures that will hold
   it("keeps each section's links with their text and title, not the chrome's or in-page ones", () => {
     const page = extractHtml(
       docbook
-        .replace("is an index built over a subset of a table.", 'is an index over some rows (see <a class="xref" href="indexes-unique.html#X" title="11.6. Unique Indexes">Section 11.6</a>, <a href="#INDEXES-PARTIAL-EX1">below</a>).')
+        .replace(
+          "is an index built over a subset of a table.",
+          'is an index over some rows (see <a class="xref" href="indexes-unique.html#X" title="11.6. Unique Indexes">Section 11.6</a>, <a href="#INDEXES-PARTIAL-EX1">below</a>).',
+        )
         .replace("</pre></div></div>", '</pre><p>Compare <a href="sql-createindex.html">CREATE INDEX</a>.</p></div></div>'),
     );
-    expect(page.sections.map((s) => s.links ?? [])).toEqual([[{ href: "indexes-unique.html#X", text: "Section 11.6", title: "11.6. Unique Indexes" }], [{ href: "sql-createindex.html", text: "CREATE INDEX" }]]);
+    expect(page.sections.map((s) => s.links ?? [])).toEqual([
+      [{ href: "indexes-unique.html#X", text: "Section 11.6", title: "11.6. Unique Indexes" }],
+      [{ href: "sql-createindex.html", text: "CREATE INDEX" }],
+    ]);
     expect(JSON.stringify(page)).not.toContain("indexes-ordering.html");
   });
 });

@@ -1,5 +1,5 @@
-import { parse, type HTMLElement, type Node } from "node-html-parser";
-import { fenced, tidyText, type ExtractedPage, type Section } from "./section.ts";
+import { type HTMLElement, type Node, parse } from "node-html-parser";
+import { type ExtractedPage, fenced, type Section, tidyText } from "./section.ts";
 
 const DROP = new Set(["head", "script", "style", "noscript", "nav", "header", "footer", "aside", "form", "template", "svg", "button", "iframe"]);
 /** Names of site chrome: sidebars, headers and footers, tables of contents, menus (`menu`, `mainmenu`, `submenu`). */
@@ -57,7 +57,10 @@ function linkDensity(body: HTMLElement): number {
  * in words a question uses, where the title is only the command's name.
  */
 function withPurpose(title: string, root: HTMLElement, sections: readonly Section[]): string {
-  const name = title.replace(/\(\d\w*\)$/, "").trim().toLowerCase();
+  const name = title
+    .replace(/\(\d\w*\)$/, "")
+    .trim()
+    .toLowerCase();
   if (!name) return title;
   // Man pages keep NAME in the page header, outside the article body.
   const nameHeading = root.querySelectorAll("h2, h3").find((h) => /^name$/i.test(h.text.trim()));
@@ -70,7 +73,11 @@ function withPurpose(title: string, root: HTMLElement, sections: readonly Sectio
   return title;
 }
 
-const headingText = (el: HTMLElement) => el.text.replace(/[¶#]\s*$/u, "").replace(/\s+/g, " ").trim();
+const headingText = (el: HTMLElement) =>
+  el.text
+    .replace(/[¶#]\s*$/u, "")
+    .replace(/\s+/g, " ")
+    .trim();
 
 /**
  * Keeps the article body of an HTML page (DocBook, Sphinx or hand-written),
@@ -134,7 +141,11 @@ export function extractHtml(html: string): ExtractedPage {
     // Code is fenced, so answers can quote it whole; a list item is marked, so a list reads as one.
     if (tag === "pre") current.text += fenced(el.text);
     else {
-      if (tag === "li") current.text += el.parentNode?.rawTagName?.toLowerCase() === "ol" ? `${el.parentNode.childNodes.filter((c) => (c as HTMLElement).rawTagName?.toLowerCase() === "li").indexOf(el) + 1}. ` : "- ";
+      if (tag === "li")
+        current.text +=
+          el.parentNode?.rawTagName?.toLowerCase() === "ol"
+            ? `${el.parentNode.childNodes.filter((c) => (c as HTMLElement).rawTagName?.toLowerCase() === "li").indexOf(el) + 1}. `
+            : "- ";
       for (const child of el.childNodes) walk(child);
     }
     if (block) current.text += "\n";

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import { badRequest } from "../core/errors.ts";
 import type { Embedder } from "../core/embedder.ts";
+import { badRequest } from "../core/errors.ts";
 import type { IndexWriter, PageChunks } from "../core/retriever.ts";
 import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
 import { chunkPage } from "./chunk-sections.ts";
@@ -169,7 +169,9 @@ export async function ingestDocuments(deps: { catalog: SourceCatalog; writer: In
     // Passages are embedded before the index changes, so a failing embeddings service changes nothing.
     const chunks = fresh.flatMap((p) => p.chunks);
     const vectors = await deps.embedder.embed(chunks.map((c) => `${c.title}\n${c.section}\n${c.text}`));
-    chunks.forEach((c, i) => (c.embedding = vectors[i]));
+    chunks.forEach((c, i) => {
+      c.embedding = vectors[i];
+    });
   }
 
   const totals = await deps.writer.applyChanges(id, { upsert: fresh, remove });

@@ -36,7 +36,8 @@ export const fileDocument = (file: string, relPath: string): DocumentFile => ({
 export const DOCUMENT_EXTENSIONS = /\.(html?|xhtml|md|mdx|markdown)$/i;
 
 /** Pages that are not content: indexes, search pages, source dumps, assets, error pages. */
-const NOT_CONTENT = /(^|\/)(genindex[^/]*|search|py-modindex|404|_sources\/.*|_modules\/.*|_static\/.*|_images\/.*)$|(^|\/)(_sources|_modules|_static|_images)\//i;
+const NOT_CONTENT =
+  /(^|\/)(genindex[^/]*|search|py-modindex|404|_sources\/.*|_modules\/.*|_static\/.*|_images\/.*)$|(^|\/)(_sources|_modules|_static|_images)\//i;
 
 export function isContentPath(relPath: string): boolean {
   const bare = relPath.replace(DOCUMENT_EXTENSIONS, "");

@@ -1,21 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { extractMarkdown } from "./markdown-extract.ts";
 import { splitText } from "./chunk-sections.ts";
+import { extractMarkdown } from "./markdown-extract.ts";
 
 describe("extractMarkdown", () => {
   it("splits at headings, keeps the heading path and a slug anchor, and ignores # inside code", () => {
-    const page = extractMarkdown(`---\ntitle: "Guide"\n---\nimport X from 'y'\n\nIntro text.\n\n## Install\n\nRun [npm](https://npmjs.com) **install**.\n\n\`\`\`sh\n# not a heading\nnpm install\n\`\`\`\n\n### On Windows\n\nUse \`npm.cmd\`.\n`, { mdx: true });
+    const page = extractMarkdown(
+      `---\ntitle: "Guide"\n---\nimport X from 'y'\n\nIntro text.\n\n## Install\n\nRun [npm](https://npmjs.com) **install**.\n\n\`\`\`sh\n# not a heading\nnpm install\n\`\`\`\n\n### On Windows\n\nUse \`npm.cmd\`.\n`,
+      { mdx: true },
+    );
     expect(page.title).toBe("Guide");
     expect(page.sections).toEqual([
       { headings: [], anchor: "", text: "Intro text." },
-      { headings: ["Install"], anchor: "install", text: "Run npm install.\n\n```\n# not a heading\nnpm install\n```", links: [{ href: "https://npmjs.com", text: "npm" }] },
+      {
+        headings: ["Install"],
+        anchor: "install",
+        text: "Run npm install.\n\n```\n# not a heading\nnpm install\n```",
+        links: [{ href: "https://npmjs.com", text: "npm" }],
+      },
       { headings: ["Install", "On Windows"], anchor: "on-windows", text: "Use npm.cmd." },
     ]);
   });
 
   it("keeps each section's links with their words, not images, in-page anchors or code", () => {
     const page = extractMarkdown(
-      "# T\n\nSee [the **setup** guide](setup.md#install \"Setup\") and [keys](<api keys.md>).\n\n## More\n\n![logo](logo.png) [top](#t)\n\n```\n[not](a-link.md)\n```\n",
+      '# T\n\nSee [the **setup** guide](setup.md#install "Setup") and [keys](<api keys.md>).\n\n## More\n\n![logo](logo.png) [top](#t)\n\n```\n[not](a-link.md)\n```\n',
     );
     expect(page.sections.map((s) => s.links ?? [])).toEqual([
       [
@@ -42,14 +50,24 @@ describe("extractMarkdown with a real parser", () => {
   });
 
   it("resolves reference links, wherever their definition stands", () => {
-    const page = extractMarkdown("# T\n\nRead [the guide][guide] and [Setup].\n\n## Later\n\nText.\n\n[guide]: guide.md \"Guide\"\n[setup]: <setup page.md>\n");
-    expect(page.sections[0]).toEqual({ headings: [], anchor: "", text: "Read the guide and Setup.", links: [{ href: "guide.md", text: "the guide" }, { href: "setup page.md", text: "Setup" }] });
+    const page = extractMarkdown('# T\n\nRead [the guide][guide] and [Setup].\n\n## Later\n\nText.\n\n[guide]: guide.md "Guide"\n[setup]: <setup page.md>\n');
+    expect(page.sections[0]).toEqual({
+      headings: [],
+      anchor: "",
+      text: "Read the guide and Setup.",
+      links: [
+        { href: "guide.md", text: "the guide" },
+        { href: "setup page.md", text: "Setup" },
+      ],
+    });
     expect(page.sections[1]!.text).toBe("Text.");
   });
 
   it("keeps a fence inside a longer fence as code, headings in it included", () => {
     const page = extractMarkdown("# T\n\n## Fences\n\n````md\n```sh\n# not a heading\n```\n````\n\nAfter.\n\n~~~\n## nor this\n~~~\n");
-    expect(page.sections).toEqual([{ headings: ["Fences"], anchor: "fences", text: "````\n```sh\n# not a heading\n```\n````\n\nAfter.\n\n```\n## nor this\n```" }]);
+    expect(page.sections).toEqual([
+      { headings: ["Fences"], anchor: "fences", text: "````\n```sh\n# not a heading\n```\n````\n\nAfter.\n\n```\n## nor this\n```" },
+    ]);
   });
 
   it("numbers repeated headings' anchors as GitHub does", () => {
@@ -62,7 +80,10 @@ describe("extractMarkdown with a real parser", () => {
   });
 
   it("reads MDX: JSX children are text, imports and expressions are not; a page that is not valid MDX is read as Markdown", () => {
-    const page = extractMarkdown("import Tabs from './tabs'\nexport const meta = {\n  title: 'x',\n}\n\n# Title\n\n<Note kind=\"tip\">\n\nKeep **keys** secret {props.when}.\n\n</Note>\n", { mdx: true });
+    const page = extractMarkdown(
+      "import Tabs from './tabs'\nexport const meta = {\n  title: 'x',\n}\n\n# Title\n\n<Note kind=\"tip\">\n\nKeep **keys** secret {props.when}.\n\n</Note>\n",
+      { mdx: true },
+    );
     expect(page).toEqual({ title: "Title", sections: [{ headings: [], anchor: "", text: "Keep keys secret ." }] });
     const loose = extractMarkdown("# T\n\nUse a {placeholder and x < y.\n", { mdx: true });
     expect(loose.sections[0]!.text).toBe("Use a {placeholder and x < y.");
@@ -92,6 +113,8 @@ describe("splitText", () => {
 
 describe("markdown inline code", () => {
   it("keeps angle brackets inside code spans and drops real tags", () => {
-    expect(extractMarkdown("# T\n\nSend `Authorization: Bearer <key>` with <b>every</b> request.").sections[0]!.text).toBe("Send Authorization: Bearer <key> with every request.");
+    expect(extractMarkdown("# T\n\nSend `Authorization: Bearer <key>` with <b>every</b> request.").sections[0]!.text).toBe(
+      "Send Authorization: Bearer <key> with every request.",
+    );
   });
 });

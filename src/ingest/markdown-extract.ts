@@ -7,7 +7,7 @@ import { mdxFromMarkdown } from "mdast-util-mdx";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { gfm } from "micromark-extension-gfm";
 import { mdxjs } from "micromark-extension-mdxjs";
-import { fenced, tidyText, type ExtractedPage, type Section } from "./section.ts";
+import { type ExtractedPage, fenced, type Section, tidyText } from "./section.ts";
 
 /** GitHub's heading slug (a repeated heading gets `-1`, `-2`…), the usual anchor of rendered Markdown. */
 export function slugify(heading: string): string {

@@ -26,12 +26,14 @@ export const FENCE_LINE = /^`{3,}$/;
 const FENCED = /(^|\n)(`{3,})\n[\s\S]*?\n\2(?=\n|$)/g;
 
 function tidyProse(text: string): string {
-  return text
-    .replace(/[ \t\f\v\u00a0]+/g, " ")
-    .replace(/ *\n */g, "\n")
-    // A list item's marker stays on its item's first line ("- " then a paragraph).
-    .replace(/^(-|\d+\.)\n+(?=\S)/gm, "$1 ")
-    .replace(/\n{3,}/g, "\n\n");
+  return (
+    text
+      .replace(/[ \t\f\v\u00a0]+/g, " ")
+      .replace(/ *\n */g, "\n")
+      // A list item's marker stays on its item's first line ("- " then a paragraph).
+      .replace(/^(-|\d+\.)\n+(?=\S)/gm, "$1 ")
+      .replace(/\n{3,}/g, "\n\n")
+  );
 }
 
 /** Collapses runs of spaces, keeps paragraph breaks; fenced code keeps its lines and indentation. */
@@ -42,7 +44,10 @@ export function tidyText(text: string): string {
   for (const match of text.matchAll(FENCED)) {
     const start = match.index + match[1]!.length;
     out += tidyProse(text.slice(last, start));
-    const code = match[0].slice(match[1]!.length).replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n");
+    const code = match[0]
+      .slice(match[1]!.length)
+      .replace(/[ \t]+$/gm, "")
+      .replace(/\n{3,}/g, "\n\n");
     out += `${out.endsWith("\n") || out === "" ? "" : "\n"}${code}\n`;
     last = match.index + match[0].length;
   }

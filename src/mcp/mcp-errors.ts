@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { toDocentError, type DocentError } from "../core/errors.ts";
+import { type DocentError, toDocentError } from "../core/errors.ts";
 import { HTTP_STATUS } from "../http/error-response.ts";
 
 /** What a model can do next, by the reason a call failed: the only help it gets is the text. */

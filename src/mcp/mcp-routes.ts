@@ -1,7 +1,7 @@
+import { type AuthInfo, createMcpHandler } from "@modelcontextprotocol/server";
 import { Hono } from "hono";
-import { createMcpHandler, type AuthInfo } from "@modelcontextprotocol/server";
 import type { AdmitDeps, Caller } from "../auth/admit.ts";
-import { admission, type AdmissionEnv } from "../http/admission.ts";
+import { type AdmissionEnv, admission } from "../http/admission.ts";
 import { limitBody } from "../http/body-limit.ts";
 import { refusalResponse } from "./mcp-errors.ts";
 import { createDocentMcpServer } from "./mcp-server.ts";

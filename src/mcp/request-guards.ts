@@ -1,6 +1,6 @@
-import type { MiddlewareHandler } from "hono";
 import { hostHeaderValidation, originValidation } from "@modelcontextprotocol/hono";
 import { localhostAllowedHostnames, localhostAllowedOrigins } from "@modelcontextprotocol/server";
+import type { MiddlewareHandler } from "hono";
 
 const LOOPBACK = ["127.0.0.1", "localhost", "::1"];
 
@@ -20,7 +20,15 @@ const hostnameOf = (url: string | undefined) => {
  * The Bearer key is the real gate (a rebinding page does not have it); these
  * refuse with 403 before it is checked, as the SDK's own apps do.
  */
-export function mcpRequestGuards({ host, publicUrl, corsOrigins }: { host: string; publicUrl?: string; corsOrigins: "*" | readonly string[] }): MiddlewareHandler[] {
+export function mcpRequestGuards({
+  host,
+  publicUrl,
+  corsOrigins,
+}: {
+  host: string;
+  publicUrl?: string;
+  corsOrigins: "*" | readonly string[];
+}): MiddlewareHandler[] {
   const own = hostnameOf(publicUrl);
   const guards: MiddlewareHandler[] = [];
   if (LOOPBACK.includes(host)) guards.push(hostHeaderValidation([...localhostAllowedHostnames(), ...own]));

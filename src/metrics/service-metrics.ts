@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { CompletionObserver, CompletionOutcome } from "../core/completion-outcome.ts";
 import type { SourceCatalog } from "../core/source-catalog.ts";
 import type { SyncSummary } from "../core/source-sync.ts";
@@ -19,16 +19,64 @@ export function createServiceMetrics({ catalog }: { catalog: Pick<SourceCatalog,
   const registers = [registry];
 
   const requestLabels = ["route", "interface", "status", "model"] as const;
-  const requests = new Counter({ name: "docent_http_requests_total", help: "HTTP requests by route pattern, interface, status and model asked for.", labelNames: requestLabels, registers });
-  const requestSeconds = new Histogram({ name: "docent_http_request_duration_seconds", help: "HTTP request duration, to the end of the response (streams included).", labelNames: requestLabels, buckets: REQUEST_BUCKETS, registers });
-  const rateLimited = new Counter({ name: "docent_rate_limit_rejections_total", help: "Requests refused by a key's rate or concurrency limit.", labelNames: ["interface"], registers });
+  const requests = new Counter({
+    name: "docent_http_requests_total",
+    help: "HTTP requests by route pattern, interface, status and model asked for.",
+    labelNames: requestLabels,
+    registers,
+  });
+  const requestSeconds = new Histogram({
+    name: "docent_http_request_duration_seconds",
+    help: "HTTP request duration, to the end of the response (streams included).",
+    labelNames: requestLabels,
+    buckets: REQUEST_BUCKETS,
+    registers,
+  });
+  const rateLimited = new Counter({
+    name: "docent_rate_limit_rejections_total",
+    help: "Requests refused by a key's rate or concurrency limit.",
+    labelNames: ["interface"],
+    registers,
+  });
 
-  const completions = new Counter({ name: "docent_completions_total", help: "Completions by model asked for, how they ended and whether the sources covered the question.", labelNames: ["model", "status", "refused"], registers });
-  const refusals = new Counter({ name: "docent_refusals_total", help: "Questions the knowledge sources were taken not to cover (no references).", labelNames: ["model", "interface"], registers });
-  const tokens = new Counter({ name: "docent_tokens_total", help: "Tokens in (prompt) and out (completion).", labelNames: ["model", "provider", "direction"], registers });
-  const providerSeconds = new Histogram({ name: "docent_provider_duration_seconds", help: "From the end of retrieval to the model's last token.", labelNames: ["provider", "provider_model"], buckets: REQUEST_BUCKETS, registers });
-  const firstTokenSeconds = new Histogram({ name: "docent_time_to_first_token_seconds", help: "From the start of a completion to its first text.", labelNames: ["model"], buckets: REQUEST_BUCKETS, registers });
-  const retrievalSeconds = new Histogram({ name: "docent_retrieval_duration_seconds", help: "Choosing sources and retrieving passages, per completion.", buckets: RETRIEVAL_BUCKETS, registers });
+  const completions = new Counter({
+    name: "docent_completions_total",
+    help: "Completions by model asked for, how they ended and whether the sources covered the question.",
+    labelNames: ["model", "status", "refused"],
+    registers,
+  });
+  const refusals = new Counter({
+    name: "docent_refusals_total",
+    help: "Questions the knowledge sources were taken not to cover (no references).",
+    labelNames: ["model", "interface"],
+    registers,
+  });
+  const tokens = new Counter({
+    name: "docent_tokens_total",
+    help: "Tokens in (prompt) and out (completion).",
+    labelNames: ["model", "provider", "direction"],
+    registers,
+  });
+  const providerSeconds = new Histogram({
+    name: "docent_provider_duration_seconds",
+    help: "From the end of retrieval to the model's last token.",
+    labelNames: ["provider", "provider_model"],
+    buckets: REQUEST_BUCKETS,
+    registers,
+  });
+  const firstTokenSeconds = new Histogram({
+    name: "docent_time_to_first_token_seconds",
+    help: "From the start of a completion to its first text.",
+    labelNames: ["model"],
+    buckets: REQUEST_BUCKETS,
+    registers,
+  });
+  const retrievalSeconds = new Histogram({
+    name: "docent_retrieval_duration_seconds",
+    help: "Choosing sources and retrieving passages, per completion.",
+    buckets: RETRIEVAL_BUCKETS,
+    registers,
+  });
 
   // Source gauges are read from the catalog at scrape time: one listing serves all of them.
   let listing: Promise<Awaited<ReturnType<SourceCatalog["list"]>>> | null = null;
@@ -77,7 +125,12 @@ export function createServiceMetrics({ catalog }: { catalog: Pick<SourceCatalog,
       for (const s of await sources()) if (s.lastSync) this.set({ source_id: s.id, source: s.name }, s.lastSync.status === "ok" ? 1 : 0);
     },
   });
-  const syncs = new Counter({ name: "docent_source_syncs_total", help: "Syncs this server ran on its schedule, by result.", labelNames: ["status"], registers });
+  const syncs = new Counter({
+    name: "docent_source_syncs_total",
+    help: "Syncs this server ran on its schedule, by result.",
+    labelNames: ["status"],
+    registers,
+  });
   const syncPages = new Counter({
     name: "docent_source_sync_pages_total",
     help: "Pages seen by this server's scheduled syncs: added, changed, removed, unchanged (downloaded, same content) and not_modified (304, not downloaded).",
@@ -97,7 +150,8 @@ export function createServiceMetrics({ catalog }: { catalog: Pick<SourceCatalog,
       if (o.timings.firstTokenMs !== null) firstTokenSeconds.observe({ model: o.model }, o.timings.firstTokenMs / 1000);
       if (o.grounding) retrievalSeconds.observe(o.grounding.retrievalMs / 1000);
       // A refusal's fixed reply calls no provider.
-      if (o.grounding && !refused && o.status === "completed") providerSeconds.observe({ provider: o.provider, provider_model: o.modelId }, Math.max(0, o.timings.totalMs - o.grounding.retrievalMs) / 1000);
+      if (o.grounding && !refused && o.status === "completed")
+        providerSeconds.observe({ provider: o.provider, provider_model: o.modelId }, Math.max(0, o.timings.totalMs - o.grounding.retrievalMs) / 1000);
     },
   };
 

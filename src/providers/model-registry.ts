@@ -10,7 +10,7 @@ import { createExtractiveModel } from "./extractive/extractive-model.ts";
 import { withFallback } from "./fallback-model.ts";
 import { createOpenAIModel } from "./openai/openai-model.ts";
 import { describeProvider, type ProviderLabel } from "./provider-error.ts";
-import { withRetries, type RetryPolicy } from "./retrying-model.ts";
+import { type RetryPolicy, withRetries } from "./retrying-model.ts";
 
 type Slot = { model: LanguageModel | null; resolvesTo: string; missing: string | null };
 
@@ -24,18 +24,38 @@ export const PUBLIC_MODELS = ["agent", "provider_a", "provider_b"] as const;
 export function createModelRegistry(config: Config, countTokens: (text: string) => number, analyzer?: TextAnalyzer): ModelRegistry {
   const extractive = createExtractiveModel({ countTokens, analyzer });
   // The SDKs do not retry (maxRetries 0): withRetries does, with a deadline and cancellable waits.
-  const policy: RetryPolicy = { maxRetries: config.PROVIDER_MAX_RETRIES, attemptTimeoutMs: config.PROVIDER_TIMEOUT_MS, deadlineMs: config.PROVIDER_DEADLINE_MS };
+  const policy: RetryPolicy = {
+    maxRetries: config.PROVIDER_MAX_RETRIES,
+    attemptTimeoutMs: config.PROVIDER_TIMEOUT_MS,
+    deadlineMs: config.PROVIDER_DEADLINE_MS,
+  };
   const openai = (modelId: string, name: string): Slot => {
-    const label: ProviderLabel = { name, provider: "openai", modelId, keyVariable: "OPENAI_API_KEY", modelVariable: name === "provider_a" ? "PROVIDER_A_MODEL" : "AGENT_MODEL" };
+    const label: ProviderLabel = {
+      name,
+      provider: "openai",
+      modelId,
+      keyVariable: "OPENAI_API_KEY",
+      modelVariable: name === "provider_a" ? "PROVIDER_A_MODEL" : "AGENT_MODEL",
+    };
     // A custom OPENAI_BASE_URL (vLLM, Ollama, llama.cpp) usually needs no key.
     const apiKey = config.OPENAI_API_KEY ?? (config.OPENAI_BASE_URL ? "not-needed" : undefined);
     if (!apiKey) return { model: null, resolvesTo: `openai/${modelId}`, missing: "OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server)" };
     const client = new OpenAI({ apiKey, baseURL: config.OPENAI_BASE_URL, timeout: config.PROVIDER_TIMEOUT_MS, maxRetries: 0 });
     const maxTokensField = config.OPENAI_BASE_URL ? "max_tokens" : "max_completion_tokens";
-    return { model: withRetries(createOpenAIModel({ client, label, maxTokensField }), describeProvider(label), policy), resolvesTo: `openai/${modelId}`, missing: null };
+    return {
+      model: withRetries(createOpenAIModel({ client, label, maxTokensField }), describeProvider(label), policy),
+      resolvesTo: `openai/${modelId}`,
+      missing: null,
+    };
   };
   const anthropic = (modelId: string, name: string): Slot => {
-    const label: ProviderLabel = { name, provider: "anthropic", modelId, keyVariable: "ANTHROPIC_API_KEY", modelVariable: name === "provider_b" ? "PROVIDER_B_MODEL" : "AGENT_MODEL" };
+    const label: ProviderLabel = {
+      name,
+      provider: "anthropic",
+      modelId,
+      keyVariable: "ANTHROPIC_API_KEY",
+      modelVariable: name === "provider_b" ? "PROVIDER_B_MODEL" : "AGENT_MODEL",
+    };
     if (!config.ANTHROPIC_API_KEY) return { model: null, resolvesTo: `anthropic/${modelId}`, missing: "ANTHROPIC_API_KEY" };
     const client = new Anthropic({ apiKey: config.ANTHROPIC_API_KEY, baseURL: config.ANTHROPIC_BASE_URL, timeout: config.PROVIDER_TIMEOUT_MS, maxRetries: 0 });
     return { model: withRetries(createAnthropicModel({ client, label }), describeProvider(label), policy), resolvesTo: `anthropic/${modelId}`, missing: null };
@@ -81,10 +101,14 @@ export function createModelRegistry(config: Config, countTokens: (text: string) 
     resolve(name, { structured: wantsStructured = false } = {}) {
       if (wantsStructured && name === "agent") {
         if (!structured.model) {
-          throw new DocentError("BAD_REQUEST", `Structured output needs a model that can follow a JSON schema, and none is configured: set ${structured.missing}.`, {
-            param: "response_format",
-            reason: "structured_output_unavailable",
-          });
+          throw new DocentError(
+            "BAD_REQUEST",
+            `Structured output needs a model that can follow a JSON schema, and none is configured: set ${structured.missing}.`,
+            {
+              param: "response_format",
+              reason: "structured_output_unavailable",
+            },
+          );
         }
         return structured.model;
       }

@@ -31,26 +31,52 @@ export function mapProviderError(error: unknown, label: ProviderLabel): unknown 
   }
   // An error event inside a stream has no status, only the provider's error type.
   if (e.status === undefined && (e.type === "overloaded_error" || e.type === "rate_limit_error")) {
-    return new DocentError("SERVICE_UNAVAILABLE", `${who} is overloaded or rate-limited; try again shortly.`, { retryable: true, retryAfter, cause: error, reason: "provider_unavailable" });
+    return new DocentError("SERVICE_UNAVAILABLE", `${who} is overloaded or rate-limited; try again shortly.`, {
+      retryable: true,
+      retryAfter,
+      cause: error,
+      reason: "provider_unavailable",
+    });
   }
   if (e.name === "APIConnectionError" || e.status === undefined) {
-    return new DocentError("BAD_GATEWAY", `${who} could not be reached or broke off: ${detail}`, { retryable: true, retryAfter, cause: error, reason: "provider_unreachable" });
+    return new DocentError("BAD_GATEWAY", `${who} could not be reached or broke off: ${detail}`, {
+      retryable: true,
+      retryAfter,
+      cause: error,
+      reason: "provider_unreachable",
+    });
   }
   const status = e.status;
   if (status === 401 || status === 403) {
-    return new DocentError("BAD_GATEWAY", `${who} rejected the service's credentials; check ${label.keyVariable}.`, { cause: error, reason: "provider_auth_failed" });
+    return new DocentError("BAD_GATEWAY", `${who} rejected the service's credentials; check ${label.keyVariable}.`, {
+      cause: error,
+      reason: "provider_auth_failed",
+    });
   }
   if (status === 404) {
-    return new DocentError("BAD_GATEWAY", `${who} does not know the model '${label.modelId}'; check ${label.modelVariable}.`, { cause: error, reason: "provider_model_not_found" });
+    return new DocentError("BAD_GATEWAY", `${who} does not know the model '${label.modelId}'; check ${label.modelVariable}.`, {
+      cause: error,
+      reason: "provider_model_not_found",
+    });
   }
   if (status === 400 || status === 422) {
     return new DocentError("BAD_REQUEST", `${who} rejected the request: ${detail}`, { cause: error, reason: "provider_rejected_request" });
   }
   if (status === 429 || status === 503 || status === 529) {
-    return new DocentError("SERVICE_UNAVAILABLE", `${who} is overloaded or rate-limited; try again shortly.`, { retryable: true, retryAfter, cause: error, reason: "provider_unavailable" });
+    return new DocentError("SERVICE_UNAVAILABLE", `${who} is overloaded or rate-limited; try again shortly.`, {
+      retryable: true,
+      retryAfter,
+      cause: error,
+      reason: "provider_unavailable",
+    });
   }
   if (status === 408 || status === 504) {
     return new DocentError("GATEWAY_TIMEOUT", `${who} timed out.`, { retryable: true, retryAfter, cause: error, reason: "provider_timeout" });
   }
-  return new DocentError("BAD_GATEWAY", `${who} failed (HTTP ${status}): ${detail}`, { retryable: status >= 500, retryAfter: status >= 500 ? retryAfter : null, cause: error, reason: "provider_error" });
+  return new DocentError("BAD_GATEWAY", `${who} failed (HTTP ${status}): ${detail}`, {
+    retryable: status >= 500,
+    retryAfter: status >= 500 ? retryAfter : null,
+    cause: error,
+    reason: "provider_error",
+  });
 }

@@ -1,20 +1,32 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeProviderServer, type FakeProviderServer } from "../../test/support/fake-provider-server.ts";
+import { type FakeProviderServer, startFakeProviderServer } from "../../test/support/fake-provider-server.ts";
 import { DocentError, isAbortError } from "../core/errors.ts";
 import { contractCall, drain, languageModelContract } from "../core/language-model.contract.ts";
 import { createAnthropicModel } from "./anthropic/anthropic-model.ts";
 import { createOpenAIModel } from "./openai/openai-model.ts";
-import { withRetries, type RetryPolicy } from "./retrying-model.ts";
+import { type RetryPolicy, withRetries } from "./retrying-model.ts";
 
 const POLICY: RetryPolicy = { maxRetries: 2, attemptTimeoutMs: 5000, deadlineMs: 60_000, random: () => 0 };
 const label = (provider: string) => ({ name: "provider_x", provider, modelId: "m", keyVariable: "KEY", modelVariable: "MODEL" });
 const models = {
   openai: (server: FakeProviderServer, policy = POLICY) =>
-    withRetries(createOpenAIModel({ client: new OpenAI({ apiKey: "k", baseURL: server.openaiBaseUrl, maxRetries: 0 }), label: label("openai"), maxTokensField: "max_tokens" }), "provider_x", policy),
+    withRetries(
+      createOpenAIModel({
+        client: new OpenAI({ apiKey: "k", baseURL: server.openaiBaseUrl, maxRetries: 0 }),
+        label: label("openai"),
+        maxTokensField: "max_tokens",
+      }),
+      "provider_x",
+      policy,
+    ),
   anthropic: (server: FakeProviderServer, policy = POLICY) =>
-    withRetries(createAnthropicModel({ client: new Anthropic({ apiKey: "k", baseURL: server.anthropicBaseUrl, maxRetries: 0 }), label: label("anthropic") }), "provider_x", policy),
+    withRetries(
+      createAnthropicModel({ client: new Anthropic({ apiKey: "k", baseURL: server.anthropicBaseUrl, maxRetries: 0 }), label: label("anthropic") }),
+      "provider_x",
+      policy,
+    ),
 };
 
 for (const [name, make] of Object.entries(models)) {
@@ -34,7 +46,12 @@ describe.each(Object.entries(models))("withRetries around the %s adapter", (_, m
   it("hands on the parts it read to find the first token, then the rest", async () => {
     server.queue({ kind: "stream-error", text: "", message: "busy" }, { kind: "reply", text: "one two three" });
     const parts = await drain((await make(server).doStream(contractCall())).stream);
-    expect(parts.filter((p) => p.type === "text-delta").map((p) => (p.type === "text-delta" ? p.delta : "")).join("")).toBe("one two three");
+    expect(
+      parts
+        .filter((p) => p.type === "text-delta")
+        .map((p) => (p.type === "text-delta" ? p.delta : ""))
+        .join(""),
+    ).toBe("one two three");
     expect(parts.at(-1)).toMatchObject({ type: "finish" });
   });
 
@@ -80,7 +97,9 @@ describe.each(Object.entries(models))("withRetries around the %s adapter", (_, m
 
   it("gives up with a Retry-After for the caller even when the provider gave none", async () => {
     server.queue({ kind: "status", status: 500 }, { kind: "status", status: 500 });
-    const error = await make(server, { ...POLICY, maxRetries: 1 }).doStream(contractCall()).catch((e) => e);
+    const error = await make(server, { ...POLICY, maxRetries: 1 })
+      .doStream(contractCall())
+      .catch((e) => e);
     expect(error).toBeInstanceOf(DocentError);
     expect(error).toMatchObject({ code: "BAD_GATEWAY", retryable: true, retryAfter: 1 });
     expect(error.message).toContain("2 attempts");

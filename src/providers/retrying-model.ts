@@ -35,7 +35,12 @@ export function withRetries(model: LanguageModel, who: string, policy: RetryPoli
     supportsStructuredOutput: model.supportsStructuredOutput,
     doGenerate: (options) => retrying((signal) => model.doGenerate({ ...options, abortSignal: signal }), options.abortSignal, who, policy),
     doStream: (options) =>
-      retrying(async (signal) => ({ stream: await untilFirstToken((await model.doStream({ ...options, abortSignal: signal })).stream, who) }), options.abortSignal, who, policy),
+      retrying(
+        async (signal) => ({ stream: await untilFirstToken((await model.doStream({ ...options, abortSignal: signal })).stream, who) }),
+        options.abortSignal,
+        who,
+        policy,
+      ),
   };
 }
 
@@ -58,7 +63,11 @@ async function retrying<T>(attempt: (signal: AbortSignal) => Promise<T>, caller:
           return await attempt(AbortSignal.any([signal, slow.signal]));
         } catch (error) {
           if (slow.signal.aborted && !signal.aborted) {
-            throw new DocentError("GATEWAY_TIMEOUT", `${who} gave no answer within ${seconds(policy.attemptTimeoutMs)}.`, { retryable: true, reason: "provider_timeout", cause: error });
+            throw new DocentError("GATEWAY_TIMEOUT", `${who} gave no answer within ${seconds(policy.attemptTimeoutMs)}.`, {
+              retryable: true,
+              reason: "provider_timeout",
+              cause: error,
+            });
           }
           throw error;
         } finally {
@@ -85,16 +94,26 @@ async function retrying<T>(attempt: (signal: AbortSignal) => Promise<T>, caller:
     if (caller?.aborted) throw isAbortError(error) ? error : caller.reason;
     if (deadline.signal.aborted) {
       const lastFailure = last && last !== error ? ` The last attempt: ${last.message}` : "";
-      throw new DocentError("GATEWAY_TIMEOUT", `${who} gave no answer within ${seconds(policy.deadlineMs)} (${attempts} attempt${attempts === 1 ? "" : "s"}).${lastFailure}`, {
-        retryable: true,
-        retryAfter: suggestedRetryAfter(),
-        reason: "provider_timeout",
-        cause: last ?? error,
-      });
+      throw new DocentError(
+        "GATEWAY_TIMEOUT",
+        `${who} gave no answer within ${seconds(policy.deadlineMs)} (${attempts} attempt${attempts === 1 ? "" : "s"}).${lastFailure}`,
+        {
+          retryable: true,
+          retryAfter: suggestedRetryAfter(),
+          reason: "provider_timeout",
+          cause: last ?? error,
+        },
+      );
     }
     if (!isRetryable(error)) throw error;
     const tries = attempts > 1 ? ` (${attempts} attempts)` : "";
-    throw new DocentError(error.code, `${error.message}${tries}`, { param: error.param, reason: error.reason, retryable: true, retryAfter: suggestedRetryAfter(), cause: error.cause });
+    throw new DocentError(error.code, `${error.message}${tries}`, {
+      param: error.param,
+      reason: error.reason,
+      retryable: true,
+      retryAfter: suggestedRetryAfter(),
+      cause: error.cause,
+    });
   } finally {
     clearTimeout(deadlineTimer);
   }

@@ -1,6 +1,6 @@
 import fs from "node:fs";
-import path from "node:path";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildPrompt } from "../core/prompt.ts";
 import { countTokens } from "./tokenizer.ts";
@@ -16,12 +16,39 @@ function random(seed: number) {
   };
 }
 
-const PIECES = ["word", "Index", " ", "  ", "\n", "\n\n", "\r\n", "[", "]", "[2]", "/usr/bin", ".", "...", ")", "'s", "42", "12345", "é", "日本", "\t", "{", "<|endoftext|>", "-", "—"];
+const PIECES = [
+  "word",
+  "Index",
+  " ",
+  "  ",
+  "\n",
+  "\n\n",
+  "\r\n",
+  "[",
+  "]",
+  "[2]",
+  "/usr/bin",
+  ".",
+  "...",
+  ")",
+  "'s",
+  "42",
+  "12345",
+  "é",
+  "日本",
+  "\t",
+  "{",
+  "<|endoftext|>",
+  "-",
+  "—",
+];
 
 describe("countTokens", () => {
   it("counts a prompt of documentation excerpts exactly as the tokenizer does", () => {
     const fixtures = path.resolve(import.meta.dirname, "../../test/fixtures");
-    const texts = ["pg/sql-vacuum.html", "pg/sql-createindex.html", "sqlite/lang/vacuum.md", "sqlite/partialindex.md"].map((f) => fs.readFileSync(path.join(fixtures, f), "utf8"));
+    const texts = ["pg/sql-vacuum.html", "pg/sql-createindex.html", "sqlite/lang/vacuum.md", "sqlite/partialindex.md"].map((f) =>
+      fs.readFileSync(path.join(fixtures, f), "utf8"),
+    );
     const documents = texts.map((text, i) => ({ referenceNumber: i + 1, title: `Page ${i}`, section: "Section", url: `https://x/${i}.html`, text }));
     const prompt = buildPrompt([{ role: "user", content: "How do I vacuum?" }], documents)[1]!.content;
     expect(prompt.length).toBeGreaterThan(2048);

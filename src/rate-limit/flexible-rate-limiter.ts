@@ -1,5 +1,5 @@
-import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { rateLimitExceeded, type Lease, type RateLimiter } from "../core/rate-limiter.ts";
+import { type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
+import { type Lease, type RateLimiter, rateLimitExceeded } from "../core/rate-limiter.ts";
 
 /**
  * How long a concurrent slot may stay counted without being released. The

@@ -5,7 +5,11 @@ import { DEFAULT_LEASE_SECONDS, makeFlexibleRateLimiter } from "./flexible-rate-
 /** Counts in this process: the default, right for one docent instance. */
 export function createMemoryRateLimiter(limits: RateLimits, { leaseSeconds = DEFAULT_LEASE_SECONDS } = {}): RateLimiter {
   return makeFlexibleRateLimiter({
-    perMinute: limits.perMinute > 0 ? { limit: limits.perMinute, store: new RateLimiterMemory({ keyPrefix: "minute", points: limits.perMinute, duration: 60 }) } : null,
-    concurrent: limits.concurrent > 0 ? { limit: limits.concurrent, store: new RateLimiterMemory({ keyPrefix: "concurrent", points: limits.concurrent, duration: leaseSeconds }) } : null,
+    perMinute:
+      limits.perMinute > 0 ? { limit: limits.perMinute, store: new RateLimiterMemory({ keyPrefix: "minute", points: limits.perMinute, duration: 60 }) } : null,
+    concurrent:
+      limits.concurrent > 0
+        ? { limit: limits.concurrent, store: new RateLimiterMemory({ keyPrefix: "concurrent", points: limits.concurrent, duration: leaseSeconds }) }
+        : null,
   });
 }

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { RateLimiterPostgres } from "rate-limiter-flexible";
 import type { RateLimiter, RateLimits } from "../core/rate-limiter.ts";
-import { DEFAULT_LEASE_SECONDS, makeFlexibleRateLimiter, type Counter } from "./flexible-rate-limiter.ts";
+import { type Counter, DEFAULT_LEASE_SECONDS, makeFlexibleRateLimiter } from "./flexible-rate-limiter.ts";
 
 export interface PostgresRateLimiterOptions {
   leaseSeconds?: number;

@@ -1,7 +1,7 @@
 import type { Embedder } from "../core/embedder.ts";
 import type { RetrievedChunk, Retriever, VectorSearch } from "../core/retriever.ts";
-import { identifierParts } from "./embedded/identifier-parts.ts";
 import { makeTermMatcher, type TextAnalyzer } from "../core/text-analyzer.ts";
+import { identifierParts } from "./embedded/identifier-parts.ts";
 
 export type RetrievalMode = "lexical" | "vector" | "hybrid";
 
@@ -46,11 +46,17 @@ export function makeHybridRetriever({
 }): Retriever {
   if (mode === "lexical") return lexical;
   return async (options) => {
-    const [lex, [vector]] = await Promise.all([lexical(options), embedder.embed([options.query.slice(0, MAX_EMBEDDED_CHARS)], { abortSignal: options.signal })]);
+    const [lex, [vector]] = await Promise.all([
+      lexical(options),
+      embedder.embed([options.query.slice(0, MAX_EMBEDDED_CHARS)], { abortSignal: options.signal }),
+    ]);
     options.signal?.throwIfAborted();
     const found = await vectorSearch(vector!, options.sourceIds, options.limit);
     // Vector hits get the same term evidence as lexical ones, so pages rank and abstain alike.
-    const matcher = makeTermMatcher(analyzer, lex.terms.map((t) => t.term));
+    const matcher = makeTermMatcher(
+      analyzer,
+      lex.terms.map((t) => t.term),
+    );
     const vec = found.map((c) => ({
       ...c,
       similarity: c.score,

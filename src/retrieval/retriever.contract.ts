@@ -34,13 +34,21 @@ export const page = (sourceId: string, url: string, title: string, sections: Arr
 
 export const CONTRACT_PAGES = {
   [PG]: [
-    page(PG, "https://pg.example/sql-cluster.html", "CLUSTER", [["Description", "CLUSTER instructs PostgreSQL to physically reorder a table based on an index."]]),
+    page(PG, "https://pg.example/sql-cluster.html", "CLUSTER", [
+      ["Description", "CLUSTER instructs PostgreSQL to physically reorder a table based on an index."],
+    ]),
     page(PG, "https://pg.example/sql-vacuum.html", "VACUUM", [["Description", "VACUUM reclaims storage occupied by dead tuples in PostgreSQL tables."]]),
-    page(PG, "https://pg.example/indexes-partial.html", "Partial Indexes", [["Partial Indexes", "A partial index is built over a subset of a table defined by a predicate."]]),
+    page(PG, "https://pg.example/indexes-partial.html", "Partial Indexes", [
+      ["Partial Indexes", "A partial index is built over a subset of a table defined by a predicate."],
+    ]),
   ],
   [LITE]: [
-    page(LITE, "https://sqlite.example/lang_vacuum.html", "VACUUM", [["Overview", "The VACUUM command rebuilds the SQLite database file, repacking it into a minimal amount of disk space."]]),
-    page(LITE, "https://sqlite.example/partialindex.html", "Partial Indexes", [["Overview", "A partial index in SQLite is an index over a subset of the rows of a table."]]),
+    page(LITE, "https://sqlite.example/lang_vacuum.html", "VACUUM", [
+      ["Overview", "The VACUUM command rebuilds the SQLite database file, repacking it into a minimal amount of disk space."],
+    ]),
+    page(LITE, "https://sqlite.example/partialindex.html", "Partial Indexes", [
+      ["Overview", "A partial index in SQLite is an index over a subset of the rows of a table."],
+    ]),
   ],
 };
 
@@ -76,7 +84,9 @@ export function retrieverContract(name: string, setup: RetrieverSetup) {
 
     it("returns the pages a passage links to, and reads their words for the query's terms", async () => {
       const { retrieve, writer, cleanup } = await seeded();
-      const unique = page(PG, "https://pg.example/indexes-unique.html", "Unique Indexes", [["Unique Indexes", "A unique index enforces uniqueness over all rows or over a subset."]]);
+      const unique = page(PG, "https://pg.example/indexes-unique.html", "Unique Indexes", [
+        ["Unique Indexes", "A unique index enforces uniqueness over all rows or over a subset."],
+      ]);
       unique.chunks[0]!.links = [
         { url: "https://pg.example/indexes-partial.html", text: "Section 11.8 11.8. Partial Indexes" },
         { url: "https://pg.example/sql-cluster.html", text: "CLUSTER" },
@@ -100,7 +110,11 @@ export function retrieverContract(name: string, setup: RetrieverSetup) {
         { start: 0, anchor: "description", section: "Description" },
         { start: 28, anchor: "concurrently", section: "Notes › Concurrently" },
       ];
-      const reindex: PageChunks = { url: "https://pg.example/sql-reindex.html", hash: "r", chunks: [{ sourceId: PG, url: "https://pg.example/sql-reindex.html", anchor: "description", title: "REINDEX", section: "Description", text, spans }] };
+      const reindex: PageChunks = {
+        url: "https://pg.example/sql-reindex.html",
+        hash: "r",
+        chunks: [{ sourceId: PG, url: "https://pg.example/sql-reindex.html", anchor: "description", title: "REINDEX", section: "Description", text, spans }],
+      };
       await writer.applyChanges(PG, { upsert: [reindex], remove: [] });
       const { chunks } = await retrieve({ query: "rebuild without locking writes", sourceIds: [PG], limit: 5 });
       await cleanup?.();
@@ -147,7 +161,11 @@ export function retrieverContract(name: string, setup: RetrieverSetup) {
       expect(alone).toEqual(["https://pg.example/sql-reindex.html"]);
       expect(all).toContain("https://pg.example/sql-reindex.html");
       expect(all).not.toContain("https://pg.example/sql-cluster.html");
-      expect([...hashes.keys()].sort()).toEqual(["https://pg.example/indexes-partial.html", "https://pg.example/sql-reindex.html", "https://pg.example/sql-vacuum.html"]);
+      expect([...hashes.keys()].sort()).toEqual([
+        "https://pg.example/indexes-partial.html",
+        "https://pg.example/sql-reindex.html",
+        "https://pg.example/sql-vacuum.html",
+      ]);
     });
 
     it("removes a source and nothing else", async () => {
@@ -189,7 +207,10 @@ export function retrieverContract(name: string, setup: RetrieverSetup) {
       const { retrieve, cleanup } = await seeded();
       const controller = new AbortController();
       controller.abort();
-      const outcome = retrieve({ query: "vacuum", limit: 5, signal: controller.signal }).then(() => "answered", (e: Error) => e.name);
+      const outcome = retrieve({ query: "vacuum", limit: 5, signal: controller.signal }).then(
+        () => "answered",
+        (e: Error) => e.name,
+      );
       const name = await outcome;
       await cleanup?.();
       expect(name).toBe("AbortError");

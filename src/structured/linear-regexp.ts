@@ -25,10 +25,15 @@ export function linearRegExpEngine(budget: { left: number }) {
     try {
       re = RE2JS.compile(RE2JS.translateRegExp(pattern));
     } catch (error) {
-      throw new PatternRefused(`the pattern ${JSON.stringify(pattern.slice(0, 100))} cannot run on a linear-time regular expression engine (no lookaround or backreferences): ${(error as Error).message}`);
+      throw new PatternRefused(
+        `the pattern ${JSON.stringify(pattern.slice(0, 100))} cannot run on a linear-time regular expression engine (no lookaround or backreferences): ${(error as Error).message}`,
+      );
     }
     const size = re.programSize();
-    if (size > MAX_PATTERN_INSTRUCTIONS) throw new PatternRefused(`the pattern ${JSON.stringify(pattern.slice(0, 100))} is too complex (${size} instructions; at most ${MAX_PATTERN_INSTRUCTIONS})`);
+    if (size > MAX_PATTERN_INSTRUCTIONS)
+      throw new PatternRefused(
+        `the pattern ${JSON.stringify(pattern.slice(0, 100))} is too complex (${size} instructions; at most ${MAX_PATTERN_INSTRUCTIONS})`,
+      );
     budget.left -= size;
     if (budget.left < 0) throw new PatternRefused(`the schema's patterns are too complex together (at most ${MAX_SCHEMA_INSTRUCTIONS} instructions)`);
     // Ajv shares compiled patterns by this key: it must tell patterns apart.

@@ -18,6 +18,11 @@ export function parseInterval(text: string): number | null {
 /** 86400 → `24h`, 90 → `90s`: the largest unit that divides it. */
 export function formatInterval(seconds: number): string {
   if (seconds === 0) return "off";
-  for (const [unit, size] of [["d", 86_400], ["h", 3600], ["m", 60]] as const) if (seconds % size === 0) return `${seconds / size}${unit}`;
+  for (const [unit, size] of [
+    ["d", 86_400],
+    ["h", 3600],
+    ["m", 60],
+  ] as const)
+    if (seconds % size === 0) return `${seconds / size}${unit}`;
   return `${seconds}s`;
 }

@@ -1,11 +1,11 @@
-import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import { DocentError } from "../core/errors.ts";
+import { hostname } from "node:os";
 import type { Embedder } from "../core/embedder.ts";
+import { DocentError } from "../core/errors.ts";
 import type { IndexWriter } from "../core/retriever.ts";
 import type { SourceCatalog } from "../core/source-catalog.ts";
 import type { PageValidator, PageValidatorStore, SyncLeases, SyncSummary } from "../core/source-sync.ts";
-import { extractionBasis, ingestDocuments, type IngestResult } from "../ingest/ingest-documents.ts";
+import { extractionBasis, type IngestResult, ingestDocuments } from "../ingest/ingest-documents.ts";
 import type { SourceDocument } from "../ingest/list-documents.ts";
 
 export interface SyncDeps {
@@ -108,7 +108,14 @@ export async function runSync(
         yield doc;
       }
     }
-    const result = await ingestDocuments(deps, { name: target.name, baseUrl: target.baseUrl, description: target.description, origin: target.origin, documents: tracked(), onProgress });
+    const result = await ingestDocuments(deps, {
+      name: target.name,
+      baseUrl: target.baseUrl,
+      description: target.description,
+      origin: target.origin,
+      documents: tracked(),
+      onProgress,
+    });
     id = result.source.id;
     // Validators of the pages now indexed, for the next sync's conditional requests.
     const indexed = await deps.writer.pageHashes(id);

@@ -3,7 +3,7 @@ import type { SyncSummary } from "../core/source-sync.ts";
 import type { Logger } from "../logging/logger.ts";
 import { documentsOf } from "./documents-of.ts";
 import { formatInterval } from "./interval.ts";
-import { DEFAULT_LEASE_MS, runSync, SyncInProgressError, type SyncDeps } from "./run-sync.ts";
+import { DEFAULT_LEASE_MS, runSync, type SyncDeps, SyncInProgressError } from "./run-sync.ts";
 
 export interface SchedulerOptions {
   deps: SyncDeps;
@@ -34,7 +34,9 @@ export function intervalOf(source: SourceInfo, defaultSeconds: number): number |
 export function dueAt(source: SourceInfo, defaultSeconds: number): number | null {
   const seconds = intervalOf(source, defaultSeconds);
   if (seconds === null) return null;
-  const attempts = [source.lastSyncedAt?.getTime(), source.lastSync ? Date.parse(source.lastSync.finishedAt) : undefined].filter((t): t is number => Number.isFinite(t));
+  const attempts = [source.lastSyncedAt?.getTime(), source.lastSync ? Date.parse(source.lastSync.finishedAt) : undefined].filter((t): t is number =>
+    Number.isFinite(t),
+  );
   const last = attempts.length > 0 ? Math.max(...attempts) : source.updatedAt.getTime();
   return last + seconds * 1000;
 }
@@ -44,7 +46,16 @@ export function dueAt(source: SourceInfo, defaultSeconds: number): number | null
  * its lease (another process or instance syncing it is skipped until its
  * lease ends). Sleeps until the next source is due, at most `maxWaitMs`.
  */
-export function startSyncScheduler({ deps, logger, defaultSeconds, holder, onSync, now = Date.now, maxWaitMs = 60_000, leaseMs = DEFAULT_LEASE_MS }: SchedulerOptions) {
+export function startSyncScheduler({
+  deps,
+  logger,
+  defaultSeconds,
+  holder,
+  onSync,
+  now = Date.now,
+  maxWaitMs = 60_000,
+  leaseMs = DEFAULT_LEASE_MS,
+}: SchedulerOptions) {
   const controller = new AbortController();
   // In this process only: a source busy elsewhere, or whose attempt could not be recorded, is not retried at once.
   const notBefore = new Map<string, number>();
@@ -54,7 +65,13 @@ export function startSyncScheduler({ deps, logger, defaultSeconds, holder, onSyn
   async function syncOne(source: SourceInfo) {
     notBefore.set(source.id, now() + Math.min(leaseMs, maxWaitMs));
     try {
-      const run = await runSync(deps, source, { trigger: "schedule", holder, documents: (conditional) => documentsOf(source.origin, conditional), signal: controller.signal, leaseMs });
+      const run = await runSync(deps, source, {
+        trigger: "schedule",
+        holder,
+        documents: (conditional) => documentsOf(source.origin, conditional),
+        signal: controller.signal,
+        leaseMs,
+      });
       const { summary } = run;
       onSync?.(summary, source);
       const line = { source_id: source.id, source: source.name, interval: formatInterval(intervalOf(source, defaultSeconds) ?? 0), ...summary };

@@ -8,6 +8,7 @@ import type { TextAnalyzer } from "../core/text-analyzer.ts";
  * segments and questions agree.
  */
 const WORD = /[\p{L}\p{N}]+/gu;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range, to skip normalising plain text
 const NON_ASCII = /[^\x00-\x7f]/;
 const MARKS = /\p{M}+/gu;
 

@@ -1,6 +1,6 @@
+import type { SubmitFeedback } from "../core/feedback.ts";
 import type { ResourceReader } from "../core/resource-reader.ts";
 import type { CompletionOpener } from "../core/run-completion.ts";
-import type { SubmitFeedback } from "../core/feedback.ts";
 import type { Admission } from "../http/admission.ts";
 import type { Logger } from "../logging/logger.ts";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ChatCompletionRequest } from "../core/chat-request.ts";
-import { runCompletion } from "../core/run-completion.ts";
 import { FeedbackInput } from "../core/feedback.ts";
+import { runCompletion } from "../core/run-completion.ts";
 import { protectedProcedure, router, toTRPCError } from "./trpc.ts";
 
 /**
@@ -19,7 +19,7 @@ export const appRouter = router({
         }
       }),
       stream: protectedProcedure.input(ChatCompletionRequest).subscription(async function* ({ input, ctx, signal }) {
-        let run;
+        let run: Awaited<ReturnType<typeof runCompletion>>;
         try {
           run = await runCompletion(ctx.services.engine, input, { signal, scope: ctx.caller.scope, trace: ctx.caller.trace });
         } catch (error) {

@@ -9,7 +9,11 @@ export function toTRPCError(error: unknown): TRPCError {
   if (error instanceof TRPCError) return error;
   const docent = toDocentError(error);
   const code = docent.code === "INTERNAL_SERVER_ERROR" ? "INTERNAL_SERVER_ERROR" : docent.code;
-  return new TRPCError({ code, message: docent.code === "INTERNAL_SERVER_ERROR" ? "The service failed to process the request." : docent.message, cause: docent });
+  return new TRPCError({
+    code,
+    message: docent.code === "INTERNAL_SERVER_ERROR" ? "The service failed to process the request." : docent.message,
+    cause: docent,
+  });
 }
 
 const t = initTRPC.context<TrpcContext>().create({

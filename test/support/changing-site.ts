@@ -38,7 +38,8 @@ export async function startChangingSite(pages: Record<string, { title: string; b
     if (!file) return answer(404, {}, "not found");
     const validators = { etag: file.etag, "last-modified": file.modified };
     // As static servers do: If-None-Match wins; If-Modified-Since only without it.
-    const unchanged = req.headers["if-none-match"] !== undefined ? req.headers["if-none-match"] === file.etag : req.headers["if-modified-since"] === file.modified;
+    const unchanged =
+      req.headers["if-none-match"] !== undefined ? req.headers["if-none-match"] === file.etag : req.headers["if-modified-since"] === file.modified;
     if (unchanged) return answer(304, validators);
     answer(200, { "content-type": "text/html; charset=utf-8", ...validators }, file.html);
   });

@@ -1,7 +1,7 @@
+import { Client as McpClient, type ClientOptions as McpClientOptions, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 import { EventSource } from "eventsource";
 import { createClient } from "graphql-sse";
-import { Client as McpClient, StreamableHTTPClientTransport, type ClientOptions as McpClientOptions } from "@modelcontextprotocol/client";
 import type { AppRouter } from "../../src/trpc/client.ts";
 
 /** Real clients of the three interfaces, as a front end or a TypeScript service would build them. */
@@ -38,7 +38,10 @@ export async function graphqlRequest(baseUrl: string, key: string | null, query:
     headers: { "content-type": "application/json", ...(key && { authorization: `Bearer ${key}` }) },
     body: JSON.stringify({ query, variables }),
   });
-  return { status: response.status, body: (await response.json()) as { data?: any; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { data?: any; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> },
+  };
 }
 
 export const COMPLETION_FIELDS = `id object created model systemFingerprint urlReferences
@@ -52,6 +55,8 @@ export const CHUNK_FIELDS = `id object model systemFingerprint serviceTier urlRe
 /** The official MCP client over Streamable HTTP, as Claude Code or Codex connect: the key in a header on every request. */
 export async function mcpClient(baseUrl: string, key: string | null, options?: McpClientOptions): Promise<McpClient> {
   const client = new McpClient({ name: "docent-test", version: "1" }, options);
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: key ? { authorization: `Bearer ${key}` } : {} } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: key ? { authorization: `Bearer ${key}` } : {} } }),
+  );
   return client;
 }

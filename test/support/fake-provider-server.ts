@@ -70,7 +70,14 @@ export async function startFakeProviderServer(defaultScript: Script = { kind: "r
         answered = true;
       }
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ object: "list", model: body.model, data: inputs.map((text, index) => ({ object: "embedding", index, embedding: fakeEmbedding(text) })), usage: { prompt_tokens: 1, total_tokens: 1 } }));
+      res.end(
+        JSON.stringify({
+          object: "list",
+          model: body.model,
+          data: inputs.map((text, index) => ({ object: "embedding", index, embedding: fakeEmbedding(text) })),
+          usage: { prompt_tokens: 1, total_tokens: 1 },
+        }),
+      );
       return;
     }
     const script = scripts.shift() ?? defaultScript;
@@ -111,10 +118,23 @@ export async function startFakeProviderServer(defaultScript: Script = { kind: "r
     }
 
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    const send = (event: string | null, data: unknown) => res.write(`${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+    const send = (event: string | null, data: unknown) =>
+      res.write(`${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
     const start = () => {
       if (anthropic) {
-        send("message_start", { type: "message_start", message: { id: "msg_fake", type: "message", role: "assistant", content: [], model, stop_reason: null, stop_sequence: null, usage: { input_tokens: script.kind === "reply" ? script.usage?.input ?? 11 : 11, output_tokens: 1 } } });
+        send("message_start", {
+          type: "message_start",
+          message: {
+            id: "msg_fake",
+            type: "message",
+            role: "assistant",
+            content: [],
+            model,
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: script.kind === "reply" ? (script.usage?.input ?? 11) : 11, output_tokens: 1 },
+          },
+        });
         send("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
         send("ping", { type: "ping" });
       } else {
@@ -156,7 +176,11 @@ export async function startFakeProviderServer(defaultScript: Script = { kind: "r
     const usage = script.usage ?? { input: 42, output: pieces(script.text).length };
     if (anthropic) {
       send("content_block_stop", { type: "content_block_stop", index: 0 });
-      send("message_delta", { type: "message_delta", delta: { stop_reason: script.finish ?? "end_turn", stop_sequence: null }, usage: { output_tokens: usage.output } });
+      send("message_delta", {
+        type: "message_delta",
+        delta: { stop_reason: script.finish ?? "end_turn", stop_sequence: null },
+        usage: { output_tokens: usage.output },
+      });
       send("message_stop", { type: "message_stop" });
     } else {
       send(null, openaiChunk(model, {}, script.finish ?? "stop"));
@@ -200,7 +224,14 @@ const openaiUsage = (u: { input: number; output: number; reasoning?: number }) =
 });
 
 function openaiChunk(model: string, delta: object, finish: string | null) {
-  return { id: "chatcmpl-fake", object: "chat.completion.chunk", created: 1, model, system_fingerprint: "fp_fake", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] };
+  return {
+    id: "chatcmpl-fake",
+    object: "chat.completion.chunk",
+    created: 1,
+    model,
+    system_fingerprint: "fp_fake",
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  };
 }
 
 function openaiCompletion(model: string, text: string, usage?: { input: number; output: number; reasoning?: number }) {

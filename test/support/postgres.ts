@@ -22,7 +22,13 @@ function binDir(): string | null {
   } catch {
     // no pg_config
   }
-  const debian = fs.existsSync("/usr/lib/postgresql") ? fs.readdirSync("/usr/lib/postgresql").sort().reverse().map((v) => `/usr/lib/postgresql/${v}/bin`) : [];
+  const debian = fs.existsSync("/usr/lib/postgresql")
+    ? fs
+        .readdirSync("/usr/lib/postgresql")
+        .sort()
+        .reverse()
+        .map((v) => `/usr/lib/postgresql/${v}/bin`)
+    : [];
   return debian.find((d) => fs.existsSync(path.join(d, "initdb"))) ?? null;
 }
 
@@ -44,7 +50,16 @@ export async function startPostgres(): Promise<TestPostgres | null> {
     execFileSync(asRoot ? "runuser" : path.join(bin, cmd), asRoot ? ["-u", "postgres", "--", path.join(bin, cmd), ...args] : args, { stdio: "pipe" });
   const port = await freePort();
   run("initdb", ["-D", path.join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
-  run("pg_ctl", ["-D", path.join(dir, "data"), "-l", path.join(dir, "log"), "-w", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"]);
+  run("pg_ctl", [
+    "-D",
+    path.join(dir, "data"),
+    "-l",
+    path.join(dir, "log"),
+    "-w",
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    "start",
+  ]);
   run("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "docent"]);
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/docent`,

@@ -30,10 +30,15 @@ export function parseMetrics(text: string) {
   const series = parse(text.replace(/^# TYPE (\S+) histogram$/gm, "# TYPE $1 untyped"));
   const family = (name: string) => families.find((f) => f.name === name);
   const matches = (sample: Sample, labels: Record<string, string>) => Object.entries(labels).every(([k, v]) => sample.labels?.[k] === v);
-  const sum = (samples: Sample[] | undefined, labels: Record<string, string>) => (samples ?? []).filter((s) => matches(s, labels)).reduce((n, s) => n + Number(s.value ?? 0), 0);
+  const sum = (samples: Sample[] | undefined, labels: Record<string, string>) =>
+    (samples ?? []).filter((s) => matches(s, labels)).reduce((n, s) => n + Number(s.value ?? 0), 0);
   /** A counter's or gauge's value (0 when the series is absent), summed over the series matching `labels`. */
   const value = (name: string, labels: Record<string, string> = {}) => sum(family(name)?.metrics, labels);
   /** A histogram's observation count, summed over the series matching `labels`. */
-  const count = (name: string, labels: Record<string, string> = {}) => sum(series.filter((f) => f.name === `${name}_count`).flatMap((f) => f.metrics), labels);
+  const count = (name: string, labels: Record<string, string> = {}) =>
+    sum(
+      series.filter((f) => f.name === `${name}_count`).flatMap((f) => f.metrics),
+      labels,
+    );
   return { families, family, value, count };
 }

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import { ConfigSchema } from "../../src/config.ts";
@@ -33,7 +33,9 @@ export function spawnServer(how: "npm" | "node", env: Record<string, string>): S
   let err = "";
   child.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   const ready = new Promise<string>((resolve, reject) => {
     const check = () => {
       const match = /docent: serving (http:\/\/\S+)\/v1/.exec(out);
@@ -48,7 +50,7 @@ export function spawnServer(how: "npm" | "node", env: Record<string, string>): S
   const seen = new Set<number>();
   const descendants = () => {
     const now = descendantsOf(child.pid!);
-    now.forEach((pid) => seen.add(pid));
+    for (const pid of now) seen.add(pid);
     return now;
   };
   const killAll = () => {
@@ -117,7 +119,7 @@ export const refusesConnections = (url: string) =>
 export const freePort = () =>
   new Promise<number>((resolve) => {
     const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = (server.address() as net.AddressInfo);
+      const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });
   });

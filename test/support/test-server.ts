@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import OpenAI from "openai";
 import { loadConfig } from "../../src/config.ts";
 import { ingestDocuments } from "../../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../../src/ingest/list-documents.ts";
-import OpenAI from "openai";
-import { startServer, type RunningServer } from "../../src/server.ts";
-import { silentLogger, type Logger } from "../../src/logging/logger.ts";
-import { startFakeProviderServer, type FakeProviderServer, type Script } from "./fake-provider-server.ts";
+import { type Logger, silentLogger } from "../../src/logging/logger.ts";
+import { type RunningServer, startServer } from "../../src/server.ts";
+import { type FakeProviderServer, type Script, startFakeProviderServer } from "./fake-provider-server.ts";
 
 export const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
 

@@ -17,7 +17,10 @@ const SourceSync = builder.objectRef<SourceSyncResource>("SourceSync").implement
     changed: t.exposeInt("changed"),
     removed: t.exposeInt("removed"),
     unchanged: t.exposeInt("unchanged"),
-    notModified: t.int({ description: "Pages whose server answered 304 Not Modified (counted in `unchanged`): not downloaded.", resolve: (s) => s.not_modified }),
+    notModified: t.int({
+      description: "Pages whose server answered 304 Not Modified (counted in `unchanged`): not downloaded.",
+      resolve: (s) => s.not_modified,
+    }),
     skipped: t.exposeInt("skipped"),
     error: t.field({ type: SyncError, nullable: true, resolve: (s) => s.error }),
   }),

@@ -1,4 +1,4 @@
-import type { ChatCompletion, ChatCompletionChunk, ChunkDelta, Usage, UrlCitation } from "../../core/completion-object.ts";
+import type { ChatCompletion, ChatCompletionChunk, ChunkDelta, UrlCitation, Usage } from "../../core/completion-object.ts";
 import { builder } from "../builder.ts";
 
 export const CompletionTokensDetails = builder.objectRef<Usage["completion_tokens_details"]>("CompletionTokensDetails").implement({

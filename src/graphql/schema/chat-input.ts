@@ -17,7 +17,11 @@ export const ChatCompletionInput = builder.inputType("ChatCompletionInput", {
   description: "The chat-completions request (the REST body in GraphQL naming), validated by the same schema.",
   fields: (t) => ({
     model: t.string({ required: true, description: "Selects the model or agent: `agent`, `provider_a` or `provider_b`." }),
-    messages: t.field({ type: [ChatMessageInput], required: true, description: "The conversation. Only message roles `user`, `system` and `assistant` are supported." }),
+    messages: t.field({
+      type: [ChatMessageInput],
+      required: true,
+      description: "The conversation. Only message roles `user`, `system` and `assistant` are supported.",
+    }),
     stream: t.boolean({ description: "Ignored here: use the chatCompletionStream subscription to stream." }),
     sources: t.idList({ description: "Identifiers of the knowledge sources to use (UUIDs). When null or absent, the agent is used." }),
     includeReferences: t.boolean({ description: "Toggles whether web URL references are streamed back within the response content." }),

@@ -2,8 +2,8 @@ import type { ChatCompletionChunk } from "../../core/completion-object.ts";
 import { runCompletion } from "../../core/run-completion.ts";
 import { builder } from "../builder.ts";
 import { chatRequestFromInput } from "../chat-input.ts";
-import { ChatCompletionInput } from "./chat-input.ts";
 import { ChatCompletionChunkRef, ChatCompletionRef } from "./chat-completion.ts";
+import { ChatCompletionInput } from "./chat-input.ts";
 
 builder.mutationFields((t) => ({
   createChatCompletion: t.field({
@@ -11,7 +11,11 @@ builder.mutationFields((t) => ({
     description: "Generates a reply grounded in knowledge sources, returned as one object.",
     args: { input: t.arg({ type: ChatCompletionInput, required: true }) },
     resolve: async (_root, { input }, ctx) => {
-      const run = await runCompletion(ctx.services.engine, chatRequestFromInput(input), { signal: ctx.request.signal, scope: ctx.caller.scope, trace: ctx.caller.trace });
+      const run = await runCompletion(ctx.services.engine, chatRequestFromInput(input), {
+        signal: ctx.request.signal,
+        scope: ctx.caller.scope,
+        trace: ctx.caller.trace,
+      });
       return run.collect();
     },
   }),

@@ -1,10 +1,21 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { ChatCompletionRequest } from "../../core/chat-request.ts";
-import { ResponsesRequest } from "../responses/request-schema.ts";
 import { FeedbackInput } from "../../core/feedback.ts";
 import { UsageQueryInput } from "../../core/usage-report.ts";
-import { ChatCompletion, ChatCompletionChunk, ErrorBody, Feedback, Health, KnowledgeSource, listOf, Model, ResponseObject, UsageReport } from "./response-schemas.ts";
+import { ResponsesRequest } from "../responses/request-schema.ts";
+import {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ErrorBody,
+  Feedback,
+  Health,
+  KnowledgeSource,
+  listOf,
+  Model,
+  ResponseObject,
+  UsageReport,
+} from "./response-schemas.ts";
 
 const ERRORS = {
   400: "The request is malformed or a parameter is invalid; `param` names it.",
@@ -26,7 +37,9 @@ const errors = (...statuses: Status[]) =>
       {
         description: ERRORS[s],
         content: json(ErrorBody),
-        ...((s === 429 || s === 503) && { headers: { "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer" as const } } } }),
+        ...((s === 429 || s === 503) && {
+          headers: { "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer" as const } } },
+        }),
       },
     ]),
   );
@@ -46,7 +59,11 @@ const modelHeaders = {
  */
 export function buildOpenApiDocument(serverUrl?: string) {
   const registry = new OpenAPIRegistry();
-  const bearer = registry.registerComponent("securitySchemes", "apiKey", { type: "http", scheme: "bearer", description: "A docent API key (`npm run cli -- keys create --name NAME`)." });
+  const bearer = registry.registerComponent("securitySchemes", "apiKey", {
+    type: "http",
+    scheme: "bearer",
+    description: "A docent API key (`npm run cli -- keys create --name NAME`).",
+  });
   const security = [{ [bearer.name]: [] }];
 
   registry.registerPath({
@@ -72,14 +89,21 @@ export function buildOpenApiDocument(serverUrl?: string) {
     request: { body: { required: true, content: json(ResponsesRequest) } },
     responses: {
       200: {
-        description: "A response object (`stream` false), or server-sent events `event: response.*` (`stream` true) ending with response.completed, response.incomplete or response.failed.",
+        description:
+          "A response object (`stream` false), or server-sent events `event: response.*` (`stream` true) ending with response.completed, response.incomplete or response.failed.",
         headers: modelHeaders,
         content: { ...json(ResponseObject), "text/event-stream": { schema: z.looseObject({ type: z.string(), sequence_number: z.int() }) } },
       },
       ...errors(...ASK_ERRORS),
     },
   });
-  registry.registerPath({ method: "get", path: "/v1/models", summary: "List the models", security, responses: { 200: { description: "The models.", content: json(listOf(Model, "ModelList")) }, ...errors(401, 429) } });
+  registry.registerPath({
+    method: "get",
+    path: "/v1/models",
+    summary: "List the models",
+    security,
+    responses: { 200: { description: "The models.", content: json(listOf(Model, "ModelList")) }, ...errors(401, 429) },
+  });
   registry.registerPath({
     method: "get",
     path: "/v1/models/{id}",
@@ -137,7 +161,8 @@ export function buildOpenApiDocument(serverUrl?: string) {
     info: {
       title: "docent",
       version: "1",
-      description: "Answers questions with text grounded in curated documentation and returns the pages it drew on. OpenAI-compatible chat completions and Responses, plus knowledge sources.",
+      description:
+        "Answers questions with text grounded in curated documentation and returns the pages it drew on. OpenAI-compatible chat completions and Responses, plus knowledge sources.",
     },
     servers: serverUrl ? [{ url: serverUrl }] : undefined,
   });

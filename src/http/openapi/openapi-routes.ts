@@ -8,7 +8,8 @@ const PUBLIC = path.join(import.meta.dirname, "public");
 const UI = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
 
 // Swagger UI sets inline styles; its scripts and every call stay on this origin.
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const FILES: Record<string, { file: string; type: string }> = {
   "/docs/api": { file: path.join(PUBLIC, "index.html"), type: "text/html; charset=utf-8" },

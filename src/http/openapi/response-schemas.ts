@@ -7,55 +7,64 @@ import { z } from "zod";
  * added or renamed there and not here fails the suite. Strict objects: an
  * undocumented field is drift, not a bonus.
  */
-export const ErrorBody = z.strictObject({
-  error: z.strictObject({
-    message: z.string(),
-    type: z.string().meta({ description: "invalid_request_error, authentication_error, rate_limit_error or server_error" }),
-    param: z.string().nullable(),
-    code: z.string().nullable(),
-  }),
-}).meta({ id: "Error" });
+export const ErrorBody = z
+  .strictObject({
+    error: z.strictObject({
+      message: z.string(),
+      type: z.string().meta({ description: "invalid_request_error, authentication_error, rate_limit_error or server_error" }),
+      param: z.string().nullable(),
+      code: z.string().nullable(),
+    }),
+  })
+  .meta({ id: "Error" });
 
-export const Model = z.strictObject({
-  id: z.enum(["agent", "provider_a", "provider_b"]),
-  object: z.literal("model"),
-  created: z.int(),
-  owned_by: z.literal("docent"),
-  resolves_to: z.string(),
-  structured_resolves_to: z.string().nullable().optional(),
-  available: z.boolean(),
-  unavailable_reason: z.string().nullable(),
-}).meta({ id: "Model" });
+export const Model = z
+  .strictObject({
+    id: z.enum(["agent", "provider_a", "provider_b"]),
+    object: z.literal("model"),
+    created: z.int(),
+    owned_by: z.literal("docent"),
+    resolves_to: z.string(),
+    structured_resolves_to: z.string().nullable().optional(),
+    available: z.boolean(),
+    unavailable_reason: z.string().nullable(),
+  })
+  .meta({ id: "Model" });
 
-export const KnowledgeSource = z.strictObject({
-  id: z.uuid(),
-  object: z.literal("knowledge_source"),
-  name: z.string(),
-  description: z.string(),
-  base_url: z.url(),
-  pages: z.int(),
-  chunks: z.int(),
-  created_at: z.int().meta({ description: "Unix seconds" }),
-  updated_at: z.int().meta({ description: "Unix seconds" }),
-  last_synced_at: z.int().nullable().meta({ description: "Unix seconds: when it was last read from its origin successfully; null before its first recorded sync" }),
-  last_sync: z
-    .strictObject({
-      status: z.enum(["ok", "failed"]),
-      trigger: z.enum(["add", "manual", "schedule"]),
-      started_at: z.int(),
-      finished_at: z.int(),
-      seconds: z.number(),
-      added: z.int(),
-      changed: z.int(),
-      removed: z.int(),
-      unchanged: z.int(),
-      not_modified: z.int().meta({ description: "Pages their server answered 304 Not Modified for (counted in unchanged)" }),
-      skipped: z.int(),
-      error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
-    })
-    .nullable()
-    .meta({ id: "SourceSync", description: "The last sync (by hand, by cron or on the server's schedule), succeeded or failed; null before the first" }),
-}).meta({ id: "KnowledgeSource" });
+export const KnowledgeSource = z
+  .strictObject({
+    id: z.uuid(),
+    object: z.literal("knowledge_source"),
+    name: z.string(),
+    description: z.string(),
+    base_url: z.url(),
+    pages: z.int(),
+    chunks: z.int(),
+    created_at: z.int().meta({ description: "Unix seconds" }),
+    updated_at: z.int().meta({ description: "Unix seconds" }),
+    last_synced_at: z
+      .int()
+      .nullable()
+      .meta({ description: "Unix seconds: when it was last read from its origin successfully; null before its first recorded sync" }),
+    last_sync: z
+      .strictObject({
+        status: z.enum(["ok", "failed"]),
+        trigger: z.enum(["add", "manual", "schedule"]),
+        started_at: z.int(),
+        finished_at: z.int(),
+        seconds: z.number(),
+        added: z.int(),
+        changed: z.int(),
+        removed: z.int(),
+        unchanged: z.int(),
+        not_modified: z.int().meta({ description: "Pages their server answered 304 Not Modified for (counted in unchanged)" }),
+        skipped: z.int(),
+        error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+      })
+      .nullable()
+      .meta({ id: "SourceSync", description: "The last sync (by hand, by cron or on the server's schedule), succeeded or failed; null before the first" }),
+  })
+  .meta({ id: "KnowledgeSource" });
 
 export const listOf = <T extends z.ZodType>(item: T, id: string) => z.strictObject({ object: z.literal("list"), data: z.array(item) }).meta({ id });
 
@@ -71,75 +80,86 @@ const Usage = z.strictObject({
   completion_tokens_details: z.strictObject({ reasoning_tokens: z.int() }),
 });
 
-const UrlReferences = z.array(z.url()).meta({ description: "The pages the answer drew on (SPEC.md); empty when include_references is false and nothing was cited." });
+const UrlReferences = z
+  .array(z.url())
+  .meta({ description: "The pages the answer drew on (SPEC.md); empty when include_references is false and nothing was cited." });
 
-export const ChatCompletion = z.strictObject({
-  id: z.string(),
-  object: z.literal("chat.completion"),
-  created: z.int(),
-  model: z.string(),
-  system_fingerprint: z.string(),
-  choices: z.array(
-    z.strictObject({
-      index: z.int(),
-      message: z.strictObject({ role: z.literal("assistant"), content: z.string(), refusal: z.null(), annotations: z.array(UrlCitation) }),
-      logprobs: z.null(),
-      finish_reason: z.string(),
-    }),
-  ),
-  usage: Usage,
-  url_references: UrlReferences,
-}).meta({ id: "ChatCompletion" });
-
-export const ChatCompletionChunk = z.strictObject({
-  id: z.string(),
-  object: z.literal("chat.completion.chunk"),
-  created: z.int(),
-  model: z.string(),
-  system_fingerprint: z.string(),
-  service_tier: z.null(),
-  usage: Usage.nullable(),
-  choices: z.array(
-    z.strictObject({
-      index: z.int(),
-      delta: z.strictObject({
-        content: z.string().nullable(),
-        role: z.union([z.literal("assistant"), z.null()]),
-        function_call: z.null(),
-        refusal: z.null(),
-        tool_calls: z.null(),
-        annotations: z.array(UrlCitation).optional(),
+export const ChatCompletion = z
+  .strictObject({
+    id: z.string(),
+    object: z.literal("chat.completion"),
+    created: z.int(),
+    model: z.string(),
+    system_fingerprint: z.string(),
+    choices: z.array(
+      z.strictObject({
+        index: z.int(),
+        message: z.strictObject({ role: z.literal("assistant"), content: z.string(), refusal: z.null(), annotations: z.array(UrlCitation) }),
+        logprobs: z.null(),
+        finish_reason: z.string(),
       }),
-      finish_reason: z.string().nullable(),
-      logprobs: z.null(),
-    }),
-  ),
-  url_references: UrlReferences,
-}).meta({ id: "ChatCompletionChunk", description: "One `data:` event of a streamed completion; the stream ends with `data: [DONE]`, or with an Error event and no [DONE]." });
+    ),
+    usage: Usage,
+    url_references: UrlReferences,
+  })
+  .meta({ id: "ChatCompletion" });
+
+export const ChatCompletionChunk = z
+  .strictObject({
+    id: z.string(),
+    object: z.literal("chat.completion.chunk"),
+    created: z.int(),
+    model: z.string(),
+    system_fingerprint: z.string(),
+    service_tier: z.null(),
+    usage: Usage.nullable(),
+    choices: z.array(
+      z.strictObject({
+        index: z.int(),
+        delta: z.strictObject({
+          content: z.string().nullable(),
+          role: z.union([z.literal("assistant"), z.null()]),
+          function_call: z.null(),
+          refusal: z.null(),
+          tool_calls: z.null(),
+          annotations: z.array(UrlCitation).optional(),
+        }),
+        finish_reason: z.string().nullable(),
+        logprobs: z.null(),
+      }),
+    ),
+    url_references: UrlReferences,
+  })
+  .meta({
+    id: "ChatCompletionChunk",
+    description: "One `data:` event of a streamed completion; the stream ends with `data: [DONE]`, or with an Error event and no [DONE].",
+  });
 
 /** OpenAI's Responses object: the fields docent fills, others allowed (the API adds fields often). */
-export const ResponseObject = z.looseObject({
-  id: z.string(),
-  object: z.literal("response"),
-  created_at: z.int(),
-  status: z.enum(["completed", "incomplete", "failed"]),
-  model: z.string(),
-  output: z.array(
-    z.looseObject({
-      type: z.literal("message"),
-      role: z.literal("assistant"),
-      content: z.array(
-        z.looseObject({
-          type: z.literal("output_text"),
-          text: z.string(),
-          annotations: z.array(z.looseObject({ type: z.literal("url_citation"), url: z.url(), title: z.string(), start_index: z.int(), end_index: z.int() })),
-        }),
-      ),
-    }),
-  ),
-  usage: z.looseObject({ input_tokens: z.int(), output_tokens: z.int(), total_tokens: z.int() }).nullable(),
-  url_references: UrlReferences,
-}).meta({ id: "Response" });
+export const ResponseObject = z
+  .looseObject({
+    id: z.string(),
+    object: z.literal("response"),
+    created_at: z.int(),
+    status: z.enum(["completed", "incomplete", "failed"]),
+    model: z.string(),
+    output: z.array(
+      z.looseObject({
+        type: z.literal("message"),
+        role: z.literal("assistant"),
+        content: z.array(
+          z.looseObject({
+            type: z.literal("output_text"),
+            text: z.string(),
+            annotations: z.array(z.looseObject({ type: z.literal("url_citation"), url: z.url(), title: z.string(), start_index: z.int(), end_index: z.int() })),
+          }),
+        ),
+      }),
+    ),
+    usage: z.looseObject({ input_tokens: z.int(), output_tokens: z.int(), total_tokens: z.int() }).nullable(),
+    url_references: UrlReferences,
+  })
+  .meta({ id: "Response" });
 
 export const Health = z.strictObject({ status: z.enum(["starting", "ok", "draining"]) }).meta({ id: "Health" });
 
@@ -150,27 +170,31 @@ const UsageTotals = {
   total_tokens: z.int(),
 };
 
-export const UsageReport = z.strictObject({
-  object: z.literal("usage"),
-  since: z.string().meta({ description: "First UTC day covered (YYYY-MM-DD), included" }),
-  until: z.string().meta({ description: "Last UTC day covered, included" }),
-  data: z.array(
-    z.strictObject({
-      object: z.literal("usage.bucket"),
-      date: z.string().meta({ description: "UTC day, YYYY-MM-DD" }),
-      key_id: z.string(),
-      model: z.string().meta({ description: "The model the caller named" }),
-      served_by: z.string().meta({ description: "What answered: provider/model" }),
-      ...UsageTotals,
-    }),
-  ),
-  totals: z.strictObject(UsageTotals),
-}).meta({ id: "Usage" });
+export const UsageReport = z
+  .strictObject({
+    object: z.literal("usage"),
+    since: z.string().meta({ description: "First UTC day covered (YYYY-MM-DD), included" }),
+    until: z.string().meta({ description: "Last UTC day covered, included" }),
+    data: z.array(
+      z.strictObject({
+        object: z.literal("usage.bucket"),
+        date: z.string().meta({ description: "UTC day, YYYY-MM-DD" }),
+        key_id: z.string(),
+        model: z.string().meta({ description: "The model the caller named" }),
+        served_by: z.string().meta({ description: "What answered: provider/model" }),
+        ...UsageTotals,
+      }),
+    ),
+    totals: z.strictObject(UsageTotals),
+  })
+  .meta({ id: "Usage" });
 
-export const Feedback = z.strictObject({
-  object: z.literal("feedback"),
-  completion_id: z.string(),
-  rating: z.enum(["up", "down"]),
-  comment: z.string().nullable(),
-  created_at: z.int().meta({ description: "Unix seconds" }),
-}).meta({ id: "Feedback" });
+export const Feedback = z
+  .strictObject({
+    object: z.literal("feedback"),
+    completion_id: z.string(),
+    rating: z.enum(["up", "down"]),
+    comment: z.string().nullable(),
+    created_at: z.int().meta({ description: "Unix seconds" }),
+  })
+  .meta({ id: "Feedback" });

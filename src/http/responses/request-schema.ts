@@ -14,13 +14,20 @@ export const INPUT_ROLES = ["user", "system", "developer", "assistant"] as const
 const ContentPart = z.discriminatedUnion(
   "type",
   [z.object({ type: z.literal("input_text"), text: z.string() }), z.object({ type: z.literal("output_text"), text: z.string() })],
-  { error: (issue) => (issue.code === "invalid_union" ? "docent reads text only: a content part must be {type: 'input_text', text} ('output_text' in an assistant message)" : undefined) },
+  {
+    error: (issue) =>
+      issue.code === "invalid_union"
+        ? "docent reads text only: a content part must be {type: 'input_text', text} ('output_text' in an assistant message)"
+        : undefined,
+  },
 );
 
 export const InputMessage = z.object({
   // First, so an item of another kind is named for what it is rather than for a missing role.
   type: z
-    .literal("message", { error: (issue) => `docent takes only message items ({role, content}), not ${JSON.stringify(issue.input)}: it calls no tools and stores no responses.` })
+    .literal("message", {
+      error: (issue) => `docent takes only message items ({role, content}), not ${JSON.stringify(issue.input)}: it calls no tools and stores no responses.`,
+    })
     .optional(),
   role: z.string().refine((r) => (INPUT_ROLES as readonly string[]).includes(r), {
     error: (issue) => `Invalid role ${JSON.stringify(issue.input)}: only the roles 'user', 'system', 'developer' and 'assistant' are supported.`,

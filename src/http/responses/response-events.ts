@@ -1,9 +1,9 @@
 import type { ChatPart } from "../../core/chat-part.ts";
 import { citations, toUsage } from "../../core/completion-object.ts";
-import { toDocentError, type DocentError } from "../../core/errors.ts";
+import { type DocentError, toDocentError } from "../../core/errors.ts";
 import type { Reference } from "../../core/references.ts";
 import { errorBody } from "../error-response.ts";
-import { finishStatus, flatAnnotations, messageItem, outputText, responseObject, responseUsage, type ResponseHead } from "./response-object.ts";
+import { finishStatus, flatAnnotations, messageItem, outputText, type ResponseHead, responseObject, responseUsage } from "./response-object.ts";
 
 /** One streamed event: its `type` is also the SSE event name. */
 export interface ResponseEvent {

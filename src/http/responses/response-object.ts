@@ -152,6 +152,8 @@ export function finishStatus(finishReason: string): Pick<ResponseState, "status"
 export function fromCompletion(head: ResponseHead, completion: ChatCompletion): ResponseObject {
   const choice = completion.choices[0]!;
   const finish = finishStatus(choice.finish_reason);
-  const message = messageItem(head, finish.status === "completed" ? "completed" : "incomplete", [outputText(choice.message.content, flatAnnotations(choice.message.annotations))]);
+  const message = messageItem(head, finish.status === "completed" ? "completed" : "incomplete", [
+    outputText(choice.message.content, flatAnnotations(choice.message.annotations)),
+  ]);
   return responseObject(head, { ...finish, output: [message], usage: responseUsage(completion.usage), urlReferences: completion.url_references });
 }

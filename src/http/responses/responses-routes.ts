@@ -1,8 +1,8 @@
 import { Hono } from "hono";
-import { badRequest, toDocentError } from "../../core/errors.ts";
-import { runCompletion, type CompletionOpener } from "../../core/run-completion.ts";
 import { responseIdFor } from "../../core/completion-ids.ts";
-import { callerOf, type AdmissionEnv } from "../admission.ts";
+import { badRequest, toDocentError } from "../../core/errors.ts";
+import { type CompletionOpener, runCompletion } from "../../core/run-completion.ts";
+import { type AdmissionEnv, callerOf } from "../admission.ts";
 import { limitBody } from "../body-limit.ts";
 import { sseResponse } from "../sse.ts";
 import { parseResponsesRequest } from "./parse-request.ts";

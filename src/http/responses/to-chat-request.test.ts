@@ -4,7 +4,8 @@ import { parseResponsesRequest } from "./parse-request.ts";
 import { toChatRequest } from "./to-chat-request.ts";
 
 const map = (body: object) => toChatRequest(parseResponsesRequest({ model: "agent", ...body }));
-const renamed = (body: object, param: string, message = "x") => map(body).inResponsesTerms(new DocentError("BAD_REQUEST", message, { param, reason: "r", retryAfter: 3 }));
+const renamed = (body: object, param: string, message = "x") =>
+  map(body).inResponsesTerms(new DocentError("BAD_REQUEST", message, { param, reason: "r", retryAfter: 3 }));
 
 describe("a Responses request as a chat request", () => {
   it("puts instructions first as a system message, reads developer as system and joins text parts", () => {
@@ -12,7 +13,13 @@ describe("a Responses request as a chat request", () => {
       instructions: "Be brief.",
       input: [
         { role: "developer", content: "Use SQL." },
-        { role: "user", content: [{ type: "input_text", text: "a " }, { type: "input_text", text: "b" }] },
+        {
+          role: "user",
+          content: [
+            { type: "input_text", text: "a " },
+            { type: "input_text", text: "b" },
+          ],
+        },
       ],
       text: { format: { type: "json_schema", name: "n", schema: { type: "object" }, strict: true } },
       max_output_tokens: 10,
@@ -22,12 +29,21 @@ describe("a Responses request as a chat request", () => {
       { role: "system", content: "Use SQL." },
       { role: "user", content: "a b" },
     ]);
-    expect(request.response_format).toEqual({ type: "json_schema", json_schema: { name: "n", description: undefined, schema: { type: "object" }, strict: true } });
+    expect(request.response_format).toEqual({
+      type: "json_schema",
+      json_schema: { name: "n", description: undefined, schema: { type: "object" }, strict: true },
+    });
     expect(request.max_completion_tokens).toBe(10);
   });
 
   it("names the engine's refusals in Responses terms, counting past the instructions", () => {
-    const list = { instructions: "I", input: [{ role: "user", content: "q" }, { role: "user", content: "r" }] };
+    const list = {
+      instructions: "I",
+      input: [
+        { role: "user", content: "q" },
+        { role: "user", content: "r" },
+      ],
+    };
     expect(renamed(list, "messages[2].content").param).toBe("input[1].content");
     expect(renamed(list, "messages[0]").param).toBe("instructions");
     expect(renamed({ input: [{ role: "user", content: "q" }] }, "messages[0].role").param).toBe("input[0].role");

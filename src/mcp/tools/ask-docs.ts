@@ -22,7 +22,12 @@ export const registerAskDocs: RegisterTool = (server, { services, caller }) => {
         "For clients without a model of their own, or when a grounded answer is all you need; to read the sources yourself use search_docs. " +
         "Says so when the documentation does not cover the question. Without `sources` docent picks the best-matching sources.",
       inputSchema: AskDocsInput,
-      outputSchema: z.object({ answer: z.string(), references: z.array(Reference), model: z.string(), sources: z.array(z.object({ id: z.string(), name: z.string() })) }),
+      outputSchema: z.object({
+        answer: z.string(),
+        references: z.array(Reference),
+        model: z.string(),
+        sources: z.array(z.object({ id: z.string(), name: z.string() })),
+      }),
       annotations: READ_ONLY,
     },
     async ({ question, sources }, ctx) => {

@@ -24,7 +24,14 @@ export const registerGetPage: RegisterTool = (server, { services, caller }) => {
         "Use it when the passages are not enough: to see a whole reference page, its examples, or the sections around a passage. " +
         "A URL with a #section anchor starts at that section; a long page is cut and the result names the URL that reads on.",
       inputSchema: GetPageInput,
-      outputSchema: z.object({ url: z.string(), title: z.string(), source_id: z.string(), source_name: z.string(), sections: z.array(Section), next_url: z.string().nullable() }),
+      outputSchema: z.object({
+        url: z.string(),
+        title: z.string(),
+        source_id: z.string(),
+        source_name: z.string(),
+        sections: z.array(Section),
+        next_url: z.string().nullable(),
+      }),
       annotations: READ_ONLY,
     },
     async ({ url }) => {

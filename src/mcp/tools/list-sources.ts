@@ -3,7 +3,6 @@ import { KnowledgeSource as SourceOutput } from "../../http/openapi/response-sch
 import { toolError } from "../mcp-errors.ts";
 import { READ_ONLY, type RegisterTool } from "./tool-context.ts";
 
-
 /** `list_sources`: the caller's knowledge sources, as the one resource shape every interface returns. */
 export const registerListSources: RegisterTool = (server, { services, caller }) => {
   server.registerTool(
@@ -19,8 +18,13 @@ export const registerListSources: RegisterTool = (server, { services, caller }) 
     async () => {
       try {
         const { data } = await services.resources.listSources(caller.scope);
-        const lines = data.map((s) => `- ${s.name} (id ${s.id}): ${s.description || "no description"} Base URL ${s.base_url}; ${s.pages} pages, ${s.chunks} passages.`);
-        const text = data.length > 0 ? `${data.length} knowledge source${data.length === 1 ? "" : "s"}:\n${lines.join("\n")}` : "No knowledge sources are available to this key.";
+        const lines = data.map(
+          (s) => `- ${s.name} (id ${s.id}): ${s.description || "no description"} Base URL ${s.base_url}; ${s.pages} pages, ${s.chunks} passages.`,
+        );
+        const text =
+          data.length > 0
+            ? `${data.length} knowledge source${data.length === 1 ? "" : "s"}:\n${lines.join("\n")}`
+            : "No knowledge sources are available to this key.";
         return { content: [{ type: "text", text }], structuredContent: { sources: data } };
       } catch (error) {
         return toolError(error);

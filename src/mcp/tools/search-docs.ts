@@ -40,7 +40,14 @@ export const registerSearchDocs: RegisterTool = (server, { services, caller }) =
   );
 };
 
-const passageOutput = (p: Passage, sourceName: string) => ({ source_id: p.sourceId, source_name: sourceName, title: p.title, section: p.section, url: p.url, text: p.text });
+const passageOutput = (p: Passage, sourceName: string) => ({
+  source_id: p.sourceId,
+  source_name: sourceName,
+  title: p.title,
+  section: p.section,
+  url: p.url,
+  text: p.text,
+});
 
 const render = (p: ReturnType<typeof passageOutput>, i: number) =>
   `[${i + 1}] ${p.title}${p.section && p.section !== p.title ? ` › ${p.section}` : ""}\nURL: ${p.url}\nSource: ${p.source_name} (${p.source_id})\n${p.text}`;

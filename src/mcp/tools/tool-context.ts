@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
-import type { Caller } from "../../auth/admit.ts";
 import type { AppServices } from "../../app-services.ts";
+import type { Caller } from "../../auth/admit.ts";
 
 /** What a tool works with: the core's engine and resources, and the admitted caller whose scope limits every tool. */
 export interface ToolContext {

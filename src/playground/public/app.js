@@ -2,16 +2,29 @@
 import { ApiError, getJson, streamCompletion } from "./api.js";
 import { showModels, showSources } from "./catalog-view.js";
 import { describe } from "./describe-error.js";
-import { renderAnswer, renderReferences } from "./render.js";
 import { feedbackView } from "./feedback-view.js";
+import { renderAnswer, renderReferences } from "./render.js";
 
 const KEY_STORAGE = "docent.apiKey";
 const $ = (id) => document.getElementById(id);
 const el = {
-  form: $("ask"), key: $("key"), forget: $("forget"), model: $("model"), sourcesHelp: $("sources-help"), sourceList: $("source-list"),
-  question: $("question"), submit: $("submit"), stop: $("stop"), status: $("status"), error: $("error"),
-  result: $("result"), modelLabel: $("model-label"), notCovered: $("not-covered"), answer: $("answer"),
-  referencesBlock: $("references-block"), references: $("references"),
+  form: $("ask"),
+  key: $("key"),
+  forget: $("forget"),
+  model: $("model"),
+  sourcesHelp: $("sources-help"),
+  sourceList: $("source-list"),
+  question: $("question"),
+  submit: $("submit"),
+  stop: $("stop"),
+  status: $("status"),
+  error: $("error"),
+  result: $("result"),
+  modelLabel: $("model-label"),
+  notCovered: $("not-covered"),
+  answer: $("answer"),
+  referencesBlock: $("references-block"),
+  references: $("references"),
 };
 const feedback = feedbackView(
   { block: $("feedback"), up: $("vote-up"), down: $("vote-down"), status: $("feedback-status"), commentForm: $("feedback-comment"), comment: $("comment") },

@@ -24,7 +24,10 @@ export function showSources(list, help, sources) {
       label.className = "source";
       const box = Object.assign(document.createElement("input"), { type: "checkbox", value: s.id, name: "source" });
       const name = Object.assign(document.createElement("span"), { className: "source-name", textContent: s.name });
-      const detail = Object.assign(document.createElement("span"), { className: "source-detail", textContent: `${s.pages} pages${s.description ? ` · ${s.description}` : ""}` });
+      const detail = Object.assign(document.createElement("span"), {
+        className: "source-detail",
+        textContent: `${s.pages} pages${s.description ? ` · ${s.description}` : ""}`,
+      });
       label.append(box, name, detail);
       return label;
     }),

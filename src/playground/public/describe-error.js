@@ -13,11 +13,15 @@ export function describe(error) {
       return ["The API key was not accepted (401).", `${error.message ? `${error.message} ` : ""}${KEY_HINT}`];
     case "rate": {
       const wait = error.retryAfter;
-      const when = wait === null ? "in a little while" : `in ${wait} second${wait === 1 ? "" : "s"} (at ${new Date(Date.now() + wait * 1000).toLocaleTimeString()})`;
+      const when =
+        wait === null ? "in a little while" : `in ${wait} second${wait === 1 ? "" : "s"} (at ${new Date(Date.now() + wait * 1000).toLocaleTimeString()})`;
       return ["Rate limited (429): too many requests for this key.", `Try again ${when}.${error.message ? ` ${error.message}` : ""}`];
     }
     case "network":
-      return ["Could not reach docent.", `The request failed before an answer came back (${error.message}). Check that the server is running and reachable from this browser.`];
+      return [
+        "Could not reach docent.",
+        `The request failed before an answer came back (${error.message}). Check that the server is running and reachable from this browser.`,
+      ];
     case "cut":
       return ["The answer was cut off.", `${error.message} Ask again.`];
     default:

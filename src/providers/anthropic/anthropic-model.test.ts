@@ -1,6 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeProviderServer, type FakeProviderServer } from "../../../test/support/fake-provider-server.ts";
+import { type FakeProviderServer, startFakeProviderServer } from "../../../test/support/fake-provider-server.ts";
 import { DocentError } from "../../core/errors.ts";
 import { contractCall, drain, languageModelContract } from "../../core/language-model.contract.ts";
 import { createAnthropicModel } from "./anthropic-model.ts";
@@ -44,7 +44,9 @@ describe("anthropic model over the wire", () => {
     [500, "BAD_GATEWAY", /HTTP 500/],
   ])("maps HTTP %i to %s", async (status, code, message) => {
     server.queue({ kind: "status", status });
-    const error = await modelFor(server).doStream(contractCall()).catch((e) => e);
+    const error = await modelFor(server)
+      .doStream(contractCall())
+      .catch((e) => e);
     expect(error).toBeInstanceOf(DocentError);
     expect(error).toMatchObject({ code });
     expect(error.message).toMatch(message);

@@ -1,6 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { FinishReason, LanguageModel, ModelCallOptions, ModelStreamPart, TokenUsage } from "../../core/language-model.ts";
 import { isAbortError } from "../../core/errors.ts";
+import type { FinishReason, LanguageModel, ModelCallOptions, ModelStreamPart, TokenUsage } from "../../core/language-model.ts";
 import { mapProviderError, type ProviderLabel } from "../provider-error.ts";
 import { toAnthropicPrompt } from "./map-messages.ts";
 import { mapAnthropicStopReason } from "./map-stop-reason.ts";
@@ -22,9 +22,7 @@ export function createAnthropicModel({ client, label, defaultMaxTokens = 4096 }:
       system,
       messages,
       // Anthropic's temperature runs 0..1 (OpenAI's 0..2) and it takes one of temperature/top_p.
-      ...(options.temperature !== undefined
-        ? { temperature: Math.min(options.temperature, 1) }
-        : options.topP !== undefined && { top_p: options.topP }),
+      ...(options.temperature !== undefined ? { temperature: Math.min(options.temperature, 1) } : options.topP !== undefined && { top_p: options.topP }),
       ...(options.stopSequences && { stop_sequences: options.stopSequences }),
       ...(options.user !== undefined && { metadata: { user_id: options.user } }),
       // Anthropic's structured outputs: the reply is constrained to the schema.

@@ -11,7 +11,10 @@ export interface AnthropicPrompt {
  * turns of one role merged, and a leading assistant turn given a user turn.
  */
 export function toAnthropicPrompt(prompt: readonly ModelMessage[]): AnthropicPrompt {
-  const system = prompt.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
+  const system = prompt
+    .filter((m) => m.role === "system")
+    .map((m) => m.content)
+    .join("\n\n");
   const messages: AnthropicPrompt["messages"] = [];
   for (const m of prompt) {
     if (m.role === "system") continue;

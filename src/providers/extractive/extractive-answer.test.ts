@@ -37,8 +37,20 @@ describe("extractiveAnswer", () => {
   it("points to a page whose best sentence is only loosely about the question instead of quoting it", () => {
     const pages: GroundingDocument[] = [
       { ...docs[0]!, referenceNumber: 1 },
-      { referenceNumber: 2, title: "Database Page Layout", section: "", url: "https://x/storage-page-layout.html", text: "Table data is physically stored in pages of eight kilobytes each." },
-      { referenceNumber: 3, title: "Weather", section: "", url: "https://x/weather.html", text: "The weather is nice today and has nothing to do with databases." },
+      {
+        referenceNumber: 2,
+        title: "Database Page Layout",
+        section: "",
+        url: "https://x/storage-page-layout.html",
+        text: "Table data is physically stored in pages of eight kilobytes each.",
+      },
+      {
+        referenceNumber: 3,
+        title: "Weather",
+        section: "",
+        url: "https://x/weather.html",
+        text: "The weather is nice today and has nothing to do with databases.",
+      },
     ];
     const answer = extractiveAnswer("How do I physically reorder a table based on an index?", pages);
     expect(answer).toContain("physically reordered based on the index information. [1]");
@@ -50,7 +62,13 @@ describe("extractiveAnswer", () => {
   it("points to a page whose strong sentence finds no room in the answer", () => {
     const pages: GroundingDocument[] = [
       { ...docs[0]!, referenceNumber: 1 },
-      { referenceNumber: 2, title: "CLUSTER (tutorial)", section: "", url: "https://x/tutorial-cluster.html", text: "Clustering a table on an index physically reorders its rows to follow that index." },
+      {
+        referenceNumber: 2,
+        title: "CLUSTER (tutorial)",
+        section: "",
+        url: "https://x/tutorial-cluster.html",
+        text: "Clustering a table on an index physically reorders its rows to follow that index.",
+      },
     ];
     const answer = extractiveAnswer("How do I physically reorder a table based on an index?", pages, { maxSentences: 1 });
     expect(answer.match(/\[\d[^\]]*\]/g)).toEqual(["[1]", "[2]"]);
@@ -59,7 +77,13 @@ describe("extractiveAnswer", () => {
 
   it("reads the question's words as the index does (one stemmer: physically and physical are one term)", () => {
     const pages: GroundingDocument[] = [
-      { referenceNumber: 1, title: "Storage", section: "", url: "https://x/storage.html", text: "The weather is nice today in the city. Clustered rows are kept in physical order on disk." },
+      {
+        referenceNumber: 1,
+        title: "Storage",
+        section: "",
+        url: "https://x/storage.html",
+        text: "The weather is nice today in the city. Clustered rows are kept in physical order on disk.",
+      },
     ];
     expect(extractiveAnswer("physically", pages)).toBe("Clustered rows are kept in physical order on disk. [1]");
   });
@@ -67,7 +91,10 @@ describe("extractiveAnswer", () => {
   it("credits a sentence only to the pages that hold it, not to one that nearly repeats it", () => {
     const near: GroundingDocument[] = [
       docs[0]!,
-      { ...docs[1]!, text: "PostgreSQL databases require periodic maintenance known as vacuuming. When a table is clustered, it is physically reordered using the index information." },
+      {
+        ...docs[1]!,
+        text: "PostgreSQL databases require periodic maintenance known as vacuuming. When a table is clustered, it is physically reordered using the index information.",
+      },
     ];
     const answer = extractiveAnswer("physically reordered clustered table index", near);
     expect(answer).toContain("physically reordered based on the index information. [1]");
@@ -77,9 +104,30 @@ describe("extractiveAnswer", () => {
 
   it("cites the section of a page that holds each sentence, and points to no page it quotes", () => {
     const sections: GroundingDocument[] = [
-      { referenceNumber: 1, passage: 0, title: "Advanced Usage", section: "Header Ordering", url: "https://x/advanced.html#header-ordering", text: "Requests keeps the order of the headers you give it." },
-      { referenceNumber: 2, passage: 0, title: "Advanced Usage", section: "Timeouts", url: "https://x/advanced.html#timeouts", text: "Most requests to external servers should have a timeout attached." },
-      { referenceNumber: 3, passage: 1, title: "Quickstart", section: "Timeouts", url: "https://x/quickstart.html#timeouts", text: "You can tell Requests to stop waiting for a response after a given number of seconds with the timeout parameter." },
+      {
+        referenceNumber: 1,
+        passage: 0,
+        title: "Advanced Usage",
+        section: "Header Ordering",
+        url: "https://x/advanced.html#header-ordering",
+        text: "Requests keeps the order of the headers you give it.",
+      },
+      {
+        referenceNumber: 2,
+        passage: 0,
+        title: "Advanced Usage",
+        section: "Timeouts",
+        url: "https://x/advanced.html#timeouts",
+        text: "Most requests to external servers should have a timeout attached.",
+      },
+      {
+        referenceNumber: 3,
+        passage: 1,
+        title: "Quickstart",
+        section: "Timeouts",
+        url: "https://x/quickstart.html#timeouts",
+        text: "You can tell Requests to stop waiting for a response after a given number of seconds with the timeout parameter.",
+      },
     ];
     const answer = extractiveAnswer("How do I set a timeout on requests to a server?", sections);
     expect(answer).toContain("should have a timeout attached. [2]");
@@ -102,7 +150,10 @@ describe("extractiveAnswer", () => {
   });
 
   it("never quotes a sentence that stops at a colon with nothing after it", () => {
-    const doc: GroundingDocument = { ...docs[0]!, text: "To cluster a table on an index, run the following:\n\nCLUSTER physically reorders the table on the index." };
+    const doc: GroundingDocument = {
+      ...docs[0]!,
+      text: "To cluster a table on an index, run the following:\n\nCLUSTER physically reorders the table on the index.",
+    };
     const answer = extractiveAnswer("How do I cluster a table on an index?", [doc]);
     expect(answer).not.toContain("following:");
     expect(answer).toContain("CLUSTER physically reorders the table on the index. [1]");
@@ -123,12 +174,21 @@ describe("extractiveAnswer", () => {
       text: "VACUUM can be run in several modes to reclaim storage:\n\n- FULL rewrites the whole table to reclaim more storage.\n\n- FREEZE freezes tuples aggressively.\n\n- VERBOSE prints a progress report.\n\nOther text here.",
     };
     const intro = extractiveAnswer("Which modes does VACUUM have to reclaim storage?", [doc]);
-    expect(intro).toContain("reclaim storage: [1]\n\n- FULL rewrites the whole table to reclaim more storage.\n- FREEZE freezes tuples aggressively.\n- VERBOSE prints a progress report.");
+    expect(intro).toContain(
+      "reclaim storage: [1]\n\n- FULL rewrites the whole table to reclaim more storage.\n- FREEZE freezes tuples aggressively.\n- VERBOSE prints a progress report.",
+    );
     const item = extractiveAnswer("What does FREEZE do, does it freeze tuples aggressively?", [{ ...doc, text: doc.text.replace(/^.*\n\n/, "") }]);
-    expect(item).toContain("- FULL rewrites the whole table to reclaim more storage.\n- FREEZE freezes tuples aggressively.\n- VERBOSE prints a progress report. [1]");
+    expect(item).toContain(
+      "- FULL rewrites the whole table to reclaim more storage.\n- FREEZE freezes tuples aggressively.\n- VERBOSE prints a progress report. [1]",
+    );
     expect(item.match(/FREEZE freezes/g)).toHaveLength(1);
     // A list the passage cuts off inside an item is quoted item by item, not whole.
-    const cut = extractiveAnswer("What does FREEZE do, does it freeze tuples aggressively?", [{ ...doc, text: "- FULL rewrites the whole table to reclaim more storage.\n\n- FREEZE freezes tuples aggressively.\n\n- VERBOSE prints a progress report about each of the" }]);
+    const cut = extractiveAnswer("What does FREEZE do, does it freeze tuples aggressively?", [
+      {
+        ...doc,
+        text: "- FULL rewrites the whole table to reclaim more storage.\n\n- FREEZE freezes tuples aggressively.\n\n- VERBOSE prints a progress report about each of the",
+      },
+    ]);
     expect(cut).toBe("FREEZE freezes tuples aggressively. [1]");
   });
 

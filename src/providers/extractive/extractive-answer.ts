@@ -2,7 +2,7 @@ import type { GroundingDocument } from "../../core/language-model.ts";
 import { contentTerms, type TextAnalyzer } from "../../core/text-analyzer.ts";
 import { englishAnalyzer } from "../../text/english-analyzer.ts";
 import { lruMemo } from "../lru-memo.ts";
-import { itemText, listItems, passageBlocks, type Block } from "./passage-blocks.ts";
+import { type Block, itemText, listItems, passageBlocks } from "./passage-blocks.ts";
 import { splitSentences } from "./sentences.ts";
 
 export interface ExtractiveOptions {
@@ -139,7 +139,17 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
     // Later passages weigh a little less (the sections of one passage alike).
     const rank = doc.passage ?? docIndex;
     for (const { text, terms, index, follow, example } of sentencesOf(doc.text)) {
-      candidates.push({ text, terms, follow, example, reference: doc.referenceNumber, page: pageOf(doc), alsoIn: [], order: docIndex * 1000 + index, score: headingBonus - rank * 0.05 });
+      candidates.push({
+        text,
+        terms,
+        follow,
+        example,
+        reference: doc.referenceNumber,
+        page: pageOf(doc),
+        alsoIn: [],
+        order: docIndex * 1000 + index,
+        score: headingBonus - rank * 0.05,
+      });
     }
   });
   if (candidates.length === 0) return "";
@@ -150,7 +160,7 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   for (const terms of shared) for (const t of terms) df.set(t, (df.get(t) ?? 0) + 1);
   candidates.forEach((c, i) => {
     for (const term of shared[i]!) c.score += Math.log(1 + candidates.length / df.get(term)!);
-    c.score /= Math.pow(Math.max(c.terms.size, 6), 0.15);
+    c.score /= Math.max(c.terms.size, 6) ** 0.15;
   });
 
   const ranked = [...candidates].sort((a, b) => b.score - a.score || a.order - b.order);

@@ -29,7 +29,8 @@ function truncate(text: string, max: number | undefined, countTokens: (t: string
  */
 export function createExtractiveModel({ countTokens, analyzer }: ExtractiveModelOptions): LanguageModel {
   const answer = (options: ModelCallOptions) => {
-    const text = extractiveAnswer(lastUser(options), options.documents, { analyzer }) || "The retrieved documentation has no passage that answers this directly.";
+    const text =
+      extractiveAnswer(lastUser(options), options.documents, { analyzer }) || "The retrieved documentation has no passage that answers this directly.";
     return truncate(text, options.maxOutputTokens, countTokens);
   };
   return {

@@ -30,7 +30,13 @@ export function passageBlocks(text: string): Block[] {
       const fence = line.trim();
       let end = i + 1;
       while (end < lines.length && lines[end]!.trim() !== fence) end++;
-      blocks.push({ kind: "code", text: lines.slice(i + 1, end).join("\n").replace(/^\n+|\n+$/g, "") });
+      blocks.push({
+        kind: "code",
+        text: lines
+          .slice(i + 1, end)
+          .join("\n")
+          .replace(/^\n+|\n+$/g, ""),
+      });
       i = end;
       continue;
     }

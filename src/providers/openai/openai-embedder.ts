@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import { normalise, type Embedder } from "../../core/embedder.ts";
+import { type Embedder, normalise } from "../../core/embedder.ts";
 import { mapProviderError } from "../provider-error.ts";
 
 /** Embeddings from any OpenAI-compatible `/embeddings` endpoint (OpenAI, vLLM, Ollama, llama.cpp…). */
@@ -11,7 +11,10 @@ export function createOpenAIEmbedder({ client, modelId, batchSize = 64 }: { clie
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += batchSize) {
         try {
-          const response = await client.embeddings.create({ model: modelId, input: texts.slice(i, i + batchSize), encoding_format: "float" }, { signal: abortSignal });
+          const response = await client.embeddings.create(
+            { model: modelId, input: texts.slice(i, i + batchSize), encoding_format: "float" },
+            { signal: abortSignal },
+          );
           const ordered = [...response.data].sort((a, b) => a.index - b.index);
           out.push(...ordered.map((d) => normalise(d.embedding)));
         } catch (error) {

@@ -1,13 +1,17 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeProviderServer, type FakeProviderServer } from "../../../test/support/fake-provider-server.ts";
+import { type FakeProviderServer, startFakeProviderServer } from "../../../test/support/fake-provider-server.ts";
 import { DocentError } from "../../core/errors.ts";
 import { contractCall, drain, languageModelContract } from "../../core/language-model.contract.ts";
 import { createOpenAIModel } from "./openai-model.ts";
 
 const label = { name: "provider_a", provider: "openai", modelId: "gpt-test", keyVariable: "OPENAI_API_KEY", modelVariable: "PROVIDER_A_MODEL" };
 const modelFor = (server: FakeProviderServer) =>
-  createOpenAIModel({ client: new OpenAI({ apiKey: "sk-test", baseURL: server.openaiBaseUrl, maxRetries: 0 }), label, maxTokensField: "max_completion_tokens" });
+  createOpenAIModel({
+    client: new OpenAI({ apiKey: "sk-test", baseURL: server.openaiBaseUrl, maxRetries: 0 }),
+    label,
+    maxTokensField: "max_completion_tokens",
+  });
 
 languageModelContract("openai (real SDK, local wire-protocol server)", async () => {
   const server = await startFakeProviderServer({ kind: "reply", text: "Use CREATE INDEX with a WHERE clause [1]." });
@@ -28,7 +32,14 @@ describe("openai model over the wire", () => {
     const sent = server.requests.at(-1)!;
     expect(sent.path).toBe("/v1/chat/completions");
     expect(sent.headers.authorization).toBe("Bearer sk-test");
-    expect(sent.body).toMatchObject({ model: "gpt-test", stream: true, stream_options: { include_usage: true }, max_completion_tokens: 50, temperature: 0.2, stop: ["END"] });
+    expect(sent.body).toMatchObject({
+      model: "gpt-test",
+      stream: true,
+      stream_options: { include_usage: true },
+      max_completion_tokens: 50,
+      temperature: 0.2,
+      stop: ["END"],
+    });
     expect(sent.body.messages.map((m: { role: string }) => m.role)).toEqual(["system", "user"]);
     expect(parts.at(-1)).toEqual({ type: "finish", finishReason: "stop", usage: { promptTokens: 100, completionTokens: 7, reasoningTokens: 3 } });
   });
@@ -42,7 +53,9 @@ describe("openai model over the wire", () => {
     [504, "GATEWAY_TIMEOUT", /timed out/],
   ])("maps HTTP %i to %s", async (status, code, message) => {
     server.queue({ kind: "status", status });
-    const error = await modelFor(server).doStream(contractCall()).catch((e) => e);
+    const error = await modelFor(server)
+      .doStream(contractCall())
+      .catch((e) => e);
     expect(error).toBeInstanceOf(DocentError);
     expect(error).toMatchObject({ code });
     expect(error.message).toMatch(message);

@@ -1,10 +1,10 @@
 import type OpenAI from "openai";
-import type { FinishReason, LanguageModel, ModelCallOptions, ModelStreamPart, TokenUsage } from "../../core/language-model.ts";
 import { isAbortError } from "../../core/errors.ts";
+import type { FinishReason, LanguageModel, ModelCallOptions, ModelStreamPart, TokenUsage } from "../../core/language-model.ts";
 import { mapProviderError, type ProviderLabel } from "../provider-error.ts";
+import { openChatStream } from "./chat-stream.ts";
 import { mapOpenAIFinishReason } from "./map-finish-reason.ts";
 import { toOpenAIResponseFormat } from "./map-response-format.ts";
-import { openChatStream } from "./chat-stream.ts";
 
 export interface OpenAIModelOptions {
   client: OpenAI;

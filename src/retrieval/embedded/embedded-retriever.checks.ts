@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LITE, PG, seededIndex, type RetrieverSetup } from "../retriever.contract.ts";
+import { LITE, PG, type RetrieverSetup, seededIndex } from "../retriever.contract.ts";
 
 /**
  * What the embedded index promises beyond the retriever port's contract: it

@@ -43,11 +43,14 @@ export function migrateIndex(db: Database.Database): string[] {
   }
   const rebuild = db.transaction(() => {
     let sources: string[] = [];
-    const tables = (like: string) => (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ? ESCAPE '\\'`).pluck().all(like) as string[]);
+    const tables = (like: string) =>
+      db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ? ESCAPE '\\'`).pluck().all(like) as string[];
     db.exec(`DROP TRIGGER IF EXISTS chunk_ai; DROP TRIGGER IF EXISTS chunk_ad; DROP TABLE IF EXISTS chunk_vocab; DROP TABLE IF EXISTS chunk_fts;`);
     for (const shard of tables("fts\\_s%")) db.exec(`DROP TABLE IF EXISTS "${shard}"`);
     if (version === 4) {
-      db.exec(`ALTER TABLE chunk DROP COLUMN src; ALTER TABLE chunk DROP COLUMN idents; ALTER TABLE chunk ADD COLUMN links TEXT NOT NULL DEFAULT ''; ALTER TABLE chunk ADD COLUMN spans TEXT NOT NULL DEFAULT '';`);
+      db.exec(
+        `ALTER TABLE chunk DROP COLUMN src; ALTER TABLE chunk DROP COLUMN idents; ALTER TABLE chunk ADD COLUMN links TEXT NOT NULL DEFAULT ''; ALTER TABLE chunk ADD COLUMN spans TEXT NOT NULL DEFAULT '';`,
+      );
       sources = db.prepare(`SELECT DISTINCT source_id FROM chunk`).pluck().all() as string[];
     } else {
       db.exec(`DROP TABLE IF EXISTS chunk_vec; DROP TABLE IF EXISTS chunk; DROP TABLE IF EXISTS page; DROP TABLE IF EXISTS segment;`);

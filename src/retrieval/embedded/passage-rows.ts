@@ -20,7 +20,9 @@ export interface PassageRows {
  * the index changes.
  */
 export function makePassageRows(db: Database.Database, { remember = 4096 }: { remember?: number } = {}): PassageRows {
-  const byIds = db.prepare(`SELECT id, source_id AS sourceId, url, anchor, title, section, body AS text, links, spans FROM chunk WHERE id IN (SELECT value FROM json_each(?))`);
+  const byIds = db.prepare(
+    `SELECT id, source_id AS sourceId, url, anchor, title, section, body AS text, links, spans FROM chunk WHERE id IN (SELECT value FROM json_each(?))`,
+  );
   const memo = new Map<number, StoredPassage>();
   const read = (ids: readonly number[]) => {
     const found = new Map<number, StoredPassage>();

@@ -2,9 +2,9 @@ import type { QueryTerm } from "../../core/retriever.ts";
 import { queryWords, type TextAnalyzer } from "../../core/text-analyzer.ts";
 import { agentNouns } from "./agent-nouns.ts";
 import { FIELD } from "./segment.ts";
-import { postingsCount, type LoadedSegment } from "./segment-store.ts";
-import { correctSpelling } from "./spelling.ts";
 import type { SearchTerm } from "./segment-search.ts";
+import { type LoadedSegment, postingsCount } from "./segment-store.ts";
+import { correctSpelling } from "./spelling.ts";
 
 /**
  * An agent noun of a question's word (`count` → `Counter`) counts at this share
@@ -69,7 +69,9 @@ export function queryTerms(query: string, segments: readonly LoadedSegment[], te
   /** Per query term, the fields of a hit holding it, counting a title or heading that names its agent noun. */
   const termMasks = (masks: readonly number[]) => {
     const merged = masks.slice(0, terms.length);
-    aliasOf.forEach((term, k) => (merged[term]! |= masks[terms.length + k]! & AGENT_NOUN.fields));
+    aliasOf.forEach((term, k) => {
+      merged[term]! |= masks[terms.length + k]! & AGENT_NOUN.fields;
+    });
     return merged;
   };
   return { terms, search, termMasks };

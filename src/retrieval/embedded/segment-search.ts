@@ -1,4 +1,4 @@
-import { postingsOf, type LoadedSegment } from "./segment-store.ts";
+import { type LoadedSegment, postingsOf } from "./segment-store.ts";
 
 /** BM25 after SQLite FTS5's bm25(): weighted term frequency, whole-passage length, IDF floored at 1e-6. */
 const K1 = 1.2;

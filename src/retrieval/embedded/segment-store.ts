@@ -75,7 +75,9 @@ interface Loaded {
 export function makeSegmentStore(db: Database.Database) {
   const dataVersion = db.prepare(`PRAGMA data_version`).pluck();
   const generations = db.prepare(`SELECT source_id AS sourceId, generation FROM segment`);
-  const row = db.prepare(`SELECT source_id AS sourceId, generation, docs, tokens, terms, rowids, lengths, starts, postings, freqs, masks FROM segment WHERE source_id = ?`);
+  const row = db.prepare(
+    `SELECT source_id AS sourceId, generation, docs, tokens, terms, rowids, lengths, starts, postings, freqs, masks FROM segment WHERE source_id = ?`,
+  );
   let state: Loaded | null = null;
   let version = -1;
 

@@ -3,10 +3,19 @@ import { englishAnalyzer } from "../../text/english-analyzer.ts";
 import { buildSegment, FIELD } from "./segment.ts";
 
 describe("buildSegment", () => {
-  const segment = buildSegment([
-    { id: 7, url: "https://x/lang_vacuum.html", title: "VACUUM", section: "How VACUUM works", text: "The VACUUM command rebuilds the database file. Vacuuming repacks it." },
-    { id: 9, url: "https://x/pragma.html", title: "Pragmas", section: "auto_vacuum", text: "Use readFileSync? No: set auto_vacuum before creating tables." },
-  ], englishAnalyzer);
+  const segment = buildSegment(
+    [
+      {
+        id: 7,
+        url: "https://x/lang_vacuum.html",
+        title: "VACUUM",
+        section: "How VACUUM works",
+        text: "The VACUUM command rebuilds the database file. Vacuuming repacks it.",
+      },
+      { id: 9, url: "https://x/pragma.html", title: "Pragmas", section: "auto_vacuum", text: "Use readFileSync? No: set auto_vacuum before creating tables." },
+    ],
+    englishAnalyzer,
+  );
   const postings = (term: string) => {
     const i = segment.terms.indexOf(term);
     if (i < 0) return [];

@@ -34,7 +34,11 @@ export interface SegmentData {
   masks: Uint8Array;
 }
 
-const pageName = (url: string) => url.slice(url.lastIndexOf("/") + 1).replace(/[?#].*$/, "").replace(/\.[a-z]+$/i, "");
+const pageName = (url: string) =>
+  url
+    .slice(url.lastIndexOf("/") + 1)
+    .replace(/[?#].*$/, "")
+    .replace(/\.[a-z]+$/i, "");
 
 export function buildSegment(chunks: readonly SegmentInput[], analyzer: TextAnalyzer): SegmentData {
   const postings = new Map<string, number[]>();
@@ -47,7 +51,7 @@ export function buildSegment(chunks: readonly SegmentInput[], analyzer: TextAnal
       for (const word of analyzer.words(text)) {
         const term = analyzer.term(word);
         if (weight > 0) length++;
-        local.set(term, (local.get(term) ?? 0) + (weight << 3) | bit);
+        local.set(term, ((local.get(term) ?? 0) + (weight << 3)) | bit);
       }
     };
     add(chunk.title, 4, FIELD.title);

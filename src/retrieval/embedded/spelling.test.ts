@@ -19,7 +19,12 @@ describe("spelling", () => {
   });
 
   it("corrects a word neither the documentation nor English knows to its most held neighbour", () => {
-    const held = new Map([["vacuum", 300], ["vacua", 2], ["plan", 500], ["york", 12]]);
+    const held = new Map([
+      ["vacuum", 300],
+      ["vacua", 2],
+      ["plan", 500],
+      ["york", 12],
+    ]);
     const holding = (word: string) => held.get(word) ?? 0;
     expect(correctSpelling("vacum", holding)).toBe("vacuum");
     // English words stay as asked, however close a documented word is: "plant" is not a misspelt "plan".
@@ -33,7 +38,10 @@ describe("spelling", () => {
 
   it("does not try to correct a 'word' no one could have misspelt (100,000 letters have 5 million neighbours)", () => {
     const asked: string[] = [];
-    const holding = (word: string) => (asked.push(word), 0);
+    const holding = (word: string) => {
+      asked.push(word);
+      return 0;
+    };
     expect(correctSpelling("a".repeat(100_000), holding)).toBeUndefined();
     expect(correctSpelling("x".repeat(33), holding)).toBeUndefined();
     expect(asked).toEqual([]);

@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { retrieverContract } from "../retriever.contract.ts";
-import { embeddedRetrieverChecks } from "./embedded-retriever.checks.ts";
 import Database from "better-sqlite3";
-import { openSqliteIndex } from "./sqlite-index.ts";
+import { describe, expect, it } from "vitest";
 import { queryWords } from "../../core/text-analyzer.ts";
 import { englishAnalyzer } from "../../text/english-analyzer.ts";
+import { retrieverContract } from "../retriever.contract.ts";
+import { embeddedRetrieverChecks } from "./embedded-retriever.checks.ts";
+import { openSqliteIndex } from "./sqlite-index.ts";
 
 const ID = "11111111-2222-4333-8444-555555555555";
 const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "docent-index-")), "index.db");
@@ -20,7 +20,11 @@ retrieverContract("embedded SQLite index", embedded);
 embeddedRetrieverChecks("embedded SQLite index", embedded);
 
 describe("embedded index on disk", () => {
-  const page = (id: string, url: string, title: string, text: string) => ({ url, hash: url, chunks: [{ sourceId: id, url, anchor: "", title, section: "", text }] });
+  const page = (id: string, url: string, title: string, text: string) => ({
+    url,
+    hash: url,
+    chunks: [{ sourceId: id, url, anchor: "", title, section: "", text }],
+  });
   const urls = async (index: ReturnType<typeof openSqliteIndex>, query: string) => (await index.retrieve({ query, limit: 5 })).chunks.map((h) => h.url);
 
   it("serves what another connection committed once it refreshes, as a server sees a CLI's ingest", async () => {
@@ -41,7 +45,8 @@ describe("embedded index on disk", () => {
     const file = tempFile();
     const server = openSqliteIndex(file, { preload: true });
     const cli = openSqliteIndex(file);
-    const texts = async (index: ReturnType<typeof openSqliteIndex>) => (await index.retrieve({ query: "sharding", limit: 5 })).chunks.map((h) => [h.key, h.text]);
+    const texts = async (index: ReturnType<typeof openSqliteIndex>) =>
+      (await index.retrieve({ query: "sharding", limit: 5 })).chunks.map((h) => [h.key, h.text]);
     await server.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits data.")]);
     const key = (await texts(server))[0]![0];
     await server.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits data across nodes.")]);
@@ -58,7 +63,11 @@ describe("embedded index on disk", () => {
     const server = openSqliteIndex(file, { preload: true });
     const cli = openSqliteIndex(file);
     const unit = (x: number, y: number) => new Float32Array([x, y].map((v) => v / Math.hypot(x, y)));
-    const withVector = (id: string, url: string, embedding: Float32Array) => ({ url, hash: url, chunks: [{ ...page(id, url, "T", "text").chunks[0]!, embedding }] });
+    const withVector = (id: string, url: string, embedding: Float32Array) => ({
+      url,
+      hash: url,
+      chunks: [{ ...page(id, url, "T", "text").chunks[0]!, embedding }],
+    });
     await server.writer.replaceSource(ID, [withVector(ID, "https://x/a.html", unit(1, 0))]);
     const found = async () => (await server.vectorSearch(unit(0, 1), undefined, 5)).map((c) => c.url);
     expect(await found()).toEqual(["https://x/a.html"]);
@@ -106,7 +115,11 @@ describe("embedded index on disk", () => {
 });
 
 describe("agent nouns", () => {
-  const passage = (url: string, section: string, text: string) => ({ url, hash: url, chunks: [{ sourceId: ID, url, anchor: "", title: "Collections", section, text }] });
+  const passage = (url: string, section: string, text: string) => ({
+    url,
+    hash: url,
+    chunks: [{ sourceId: ID, url, anchor: "", title: "Collections", section, text }],
+  });
 
   it("finds the object a heading names after the question's verb, but only as a weaker word and never on its own", async () => {
     const index = openSqliteIndex(tempFile());
@@ -140,7 +153,10 @@ describe("misspelt question words", () => {
       page("https://x/plan.html", "EXPLAIN", "Shows the execution plan of a statement."),
     ]);
     const typo = await index.retrieve({ query: "vacum storage", sourceIds: [ID], limit: 5 });
-    expect(typo.terms.map((t) => [t.text, t.term])).toEqual([["vacuum", "vacuum"], ["storage", "storag"]]);
+    expect(typo.terms.map((t) => [t.text, t.term])).toEqual([
+      ["vacuum", "vacuum"],
+      ["storage", "storag"],
+    ]);
     expect(typo.chunks[0]).toMatchObject({ url: "https://x/vacuum.html", matched: ["vacuum", "storag"] });
     // An English word the pages lack is no typo: "plant" stays "plant", it does not become "plan".
     const english = await index.retrieve({ query: "plant", sourceIds: [ID], limit: 5 });
@@ -154,7 +170,11 @@ describe("embeddings in the embedded index", () => {
   it("finds by vector what this same connection wrote after its first vector search", async () => {
     const index = openSqliteIndex(tempFile());
     const unit = (i: number) => Float32Array.from({ length: 4 }, (_, d) => (d === i ? 1 : 0));
-    const page = (url: string, text: string, embedding: Float32Array) => ({ url, hash: url, chunks: [{ sourceId: ID, url, anchor: "", title: text, section: "", text, embedding }] });
+    const page = (url: string, text: string, embedding: Float32Array) => ({
+      url,
+      hash: url,
+      chunks: [{ sourceId: ID, url, anchor: "", title: text, section: "", text, embedding }],
+    });
     await index.writer.replaceSource(ID, [page("https://x/a.html", "first", unit(0))]);
     expect((await index.vectorSearch(unit(0), [ID], 1)).map((c) => c.url)).toEqual(["https://x/a.html"]);
     await index.writer.replaceSource(ID, [page("https://x/b.html", "second", unit(1))]);
@@ -169,7 +189,14 @@ describe("embeddings in the embedded index", () => {
 describe("large sources", () => {
   it("numbers the passages of a source with more than 65,536 of them in 32 bits, and finds the last one", async () => {
     const index = openSqliteIndex(tempFile());
-    const chunks = Array.from({ length: 70_000 }, (_, i) => ({ sourceId: ID, url: "https://x/big.html", anchor: `p${i}`, title: "Big", section: "", text: `passage number w${i}` }));
+    const chunks = Array.from({ length: 70_000 }, (_, i) => ({
+      sourceId: ID,
+      url: "https://x/big.html",
+      anchor: `p${i}`,
+      title: "Big",
+      section: "",
+      text: `passage number w${i}`,
+    }));
     await index.writer.replaceSource(ID, [{ url: "https://x/big.html", hash: "h", chunks }]);
     const { chunks: found } = await index.retrieve({ query: "w69999", sourceIds: [ID], limit: 5 });
     index.close();
@@ -209,7 +236,15 @@ describe("index schema upgrade from version 5", () => {
   it("keeps the passages and segments of a version-5 index, their links empty until the next sync", async () => {
     const file = tempFile();
     const current = openSqliteIndex(file);
-    await current.writer.replaceSource(ID, [{ url: "https://x/sharding.html", hash: "h", chunks: [{ sourceId: ID, url: "https://x/sharding.html", anchor: "intro", title: "Sharding", section: "Intro", text: "Sharding splits data across servers." }] }]);
+    await current.writer.replaceSource(ID, [
+      {
+        url: "https://x/sharding.html",
+        hash: "h",
+        chunks: [
+          { sourceId: ID, url: "https://x/sharding.html", anchor: "intro", title: "Sharding", section: "Intro", text: "Sharding splits data across servers." },
+        ],
+      },
+    ]);
     current.close();
     const old = new Database(file);
     old.exec(`ALTER TABLE chunk DROP COLUMN links; ALTER TABLE chunk DROP COLUMN spans; PRAGMA user_version = 5;`);
@@ -217,7 +252,21 @@ describe("index schema upgrade from version 5", () => {
     const index = openSqliteIndex(file);
     const { chunks } = await index.retrieve({ query: "how is data split across servers?", sourceIds: [ID], limit: 5 });
     expect(chunks.map((c) => [c.url, c.anchor, c.links])).toEqual([["https://x/sharding.html", "intro", []]]);
-    const linked = { url: "https://x/replicas.html", hash: "r", chunks: [{ sourceId: ID, url: "https://x/replicas.html", anchor: "", title: "Replicas", section: "", text: "Replicas copy data across servers.", links: [{ url: "https://x/sharding.html", text: "sharding" }] }] };
+    const linked = {
+      url: "https://x/replicas.html",
+      hash: "r",
+      chunks: [
+        {
+          sourceId: ID,
+          url: "https://x/replicas.html",
+          anchor: "",
+          title: "Replicas",
+          section: "",
+          text: "Replicas copy data across servers.",
+          links: [{ url: "https://x/sharding.html", text: "sharding" }],
+        },
+      ],
+    };
     await index.writer.applyChanges(ID, { upsert: [linked], remove: [] });
     const after = await index.retrieve({ query: "replicas copy data", sourceIds: [ID], limit: 1 });
     expect(after.chunks[0]!.links).toEqual([{ url: "https://x/sharding.html", text: "sharding" }]);
@@ -231,7 +280,9 @@ describe("index schema upgrade from version 6", () => {
     const file = tempFile();
     const url = "https://x/advanced.html";
     const current = openSqliteIndex(file);
-    await current.writer.replaceSource(ID, [{ url, hash: "h", chunks: [{ sourceId: ID, url, anchor: "ordering", title: "Advanced", section: "Ordering", text: "Headers keep their order." }] }]);
+    await current.writer.replaceSource(ID, [
+      { url, hash: "h", chunks: [{ sourceId: ID, url, anchor: "ordering", title: "Advanced", section: "Ordering", text: "Headers keep their order." }] },
+    ]);
     current.close();
     const old = new Database(file);
     old.exec(`ALTER TABLE chunk DROP COLUMN spans; PRAGMA user_version = 6;`);
@@ -243,7 +294,15 @@ describe("index schema upgrade from version 6", () => {
       { start: 0, anchor: "ordering", section: "Ordering" },
       { start: 26, anchor: "timeouts", section: "Timeouts" },
     ];
-    const merged = { sourceId: ID, url, anchor: "ordering", title: "Advanced", section: "Ordering", text: "Headers keep their order.\n\nTimeouts\n\nSet a timeout.", spans };
+    const merged = {
+      sourceId: ID,
+      url,
+      anchor: "ordering",
+      title: "Advanced",
+      section: "Ordering",
+      text: "Headers keep their order.\n\nTimeouts\n\nSet a timeout.",
+      spans,
+    };
     await index.writer.applyChanges(ID, { upsert: [{ url, hash: "h2", chunks: [merged] }], remove: [] });
     const after = await index.retrieve({ query: "headers timeout", sourceIds: [ID], limit: 5 });
     index.close();
@@ -256,7 +315,9 @@ describe("one reading of text", () => {
   it("reads a text it did not search (a link's words) as it reads passages, accents folded", async () => {
     const index = openSqliteIndex(tempFile());
     const url = "https://x/desserts.html";
-    await index.writer.replaceSource(ID, [{ url, hash: url, chunks: [{ sourceId: ID, url, anchor: "", title: "Desserts", section: "", text: "Crème brûlée is a custard." }] }]);
+    await index.writer.replaceSource(ID, [
+      { url, hash: url, chunks: [{ sourceId: ID, url, anchor: "", title: "Desserts", section: "", text: "Crème brûlée is a custard." }] },
+    ]);
     const { chunks, terms, matches } = await index.retrieve({ query: "creme brulee", sourceIds: [ID], limit: 5 });
     index.close();
     const both = terms.map((t) => t.term);

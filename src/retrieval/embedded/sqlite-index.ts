@@ -2,17 +2,17 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { IndexWriter, PageChunks, PageReader, RetrievedChunk, Retriever, VectorSearch } from "../../core/retriever.ts";
-import { makeVectorStore } from "./vector-store.ts";
-import { buildSegment, FIELD, segmentRow, type SegmentInput } from "./segment.ts";
-import { makeSegmentStore } from "./segment-store.ts";
-import { queryTerms } from "./query-terms.ts";
-import { searchSegments } from "./segment-search.ts";
-import { migrateIndex } from "./index-schema.ts";
-import { storedLinks } from "../stored-links.ts";
-import { storedSpans } from "../stored-spans.ts";
-import { makePassageRows } from "./passage-rows.ts";
 import { makeTermMatcher, type TextAnalyzer } from "../../core/text-analyzer.ts";
 import { englishAnalyzer } from "../../text/english-analyzer.ts";
+import { storedLinks } from "../stored-links.ts";
+import { storedSpans } from "../stored-spans.ts";
+import { migrateIndex } from "./index-schema.ts";
+import { makePassageRows } from "./passage-rows.ts";
+import { queryTerms } from "./query-terms.ts";
+import { buildSegment, FIELD, type SegmentInput, segmentRow } from "./segment.ts";
+import { searchSegments } from "./segment-search.ts";
+import { makeSegmentStore } from "./segment-store.ts";
+import { makeVectorStore } from "./vector-store.ts";
 
 export interface SqliteIndex {
   retrieve: Retriever;
@@ -61,7 +61,10 @@ export function openSqliteIndex(
     deleteSegment.run(sourceId);
     if (chunks.length > 0) insertSegment.run({ sourceId, ...segmentRow(buildSegment(chunks, analyzer)) });
   };
-  if (unindexed.length > 0) db.transaction(() => unindexed.forEach((id) => writeSegment(id, sourceChunks.all(id) as SegmentInput[])))();
+  if (unindexed.length > 0)
+    db.transaction(() => {
+      for (const id of unindexed) writeSegment(id, sourceChunks.all(id) as SegmentInput[]);
+    })();
 
   const passagesById = makePassageRows(db);
   const deleteChunks = db.prepare(`DELETE FROM chunk WHERE source_id = ?`);
@@ -160,7 +163,14 @@ export function openSqliteIndex(
           headingMatched: having(FIELD.heading),
         });
       }
-      return { chunks, terms: publicTerms, matches: makeTermMatcher(analyzer, terms.map((t) => t.term)) };
+      return {
+        chunks,
+        terms: publicTerms,
+        matches: makeTermMatcher(
+          analyzer,
+          terms.map((t) => t.term),
+        ),
+      };
     },
     writer: {
       async pageHashes(sourceId) {
@@ -177,7 +187,13 @@ export function openSqliteIndex(
       },
     },
     async readPage(url, sourceIds) {
-      const rows = pagePassages.all(JSON.stringify(sourceIds), url) as Array<{ sourceId: string; title: string; anchor: string; section: string; text: string }>;
+      const rows = pagePassages.all(JSON.stringify(sourceIds), url) as Array<{
+        sourceId: string;
+        title: string;
+        anchor: string;
+        section: string;
+        text: string;
+      }>;
       const first = rows[0];
       if (!first) return null;
       // Two sources may hold the same URL: the page is the first one's, never a mix.

@@ -33,7 +33,9 @@ export function makeVectorStore(db: Database.Database) {
     }
     return [...byDims].map(([dims, { ids, rows }]) => {
       const vectors = new Float32Array(ids.length * dims);
-      rows.forEach((vec, i) => vectors.set(new Float32Array(vec.buffer, vec.byteOffset, dims), i * dims));
+      rows.forEach((vec, i) => {
+        vectors.set(new Float32Array(vec.buffer, vec.byteOffset, dims), i * dims);
+      });
       return { ids, dims, vectors };
     });
   };

@@ -13,7 +13,12 @@ const url = process.env.WEAVIATE_URL;
 
 describe.skipIf(!url)(`Weaviate retriever${url ? "" : " (skipped: set WEAVIATE_URL to run the contract against a real Weaviate)"}`, () => {
   retrieverContract("Weaviate", async () => {
-    const index = await openWeaviateIndex({ url: url!, grpcUrl: process.env.WEAVIATE_GRPC_URL, apiKey: process.env.WEAVIATE_API_KEY, prefix: `DocentTest${randomBytes(4).toString("hex")}` });
+    const index = await openWeaviateIndex({
+      url: url!,
+      grpcUrl: process.env.WEAVIATE_GRPC_URL,
+      apiKey: process.env.WEAVIATE_API_KEY,
+      prefix: `DocentTest${randomBytes(4).toString("hex")}`,
+    });
     return {
       retrieve: index.retrieve,
       writer: index.writer,

@@ -4,9 +4,9 @@ import type { IndexWriter, PageChunks, PageReader, QueryTerm, RetrievedChunk, Re
 import { makeTermMatcher, queryWords, type TextAnalyzer } from "../../core/text-analyzer.ts";
 import { englishAnalyzer } from "../../text/english-analyzer.ts";
 import { identifierParts } from "../embedded/identifier-parts.ts";
-import { collectionNames, ensureCollections } from "./collections.ts";
 import { readLinks, storedLinks } from "../stored-links.ts";
 import { readSpans, storedSpans } from "../stored-spans.ts";
+import { collectionNames, ensureCollections } from "./collections.ts";
 
 export interface WeaviateIndexOptions {
   url: string;
@@ -20,13 +20,35 @@ export interface WeaviateIndexOptions {
 }
 
 /** `position`: the passage's place in its page (absent on objects written before it was kept). */
-type ChunkProps = { sourceId: string; generation: string; url: string; anchor: string; title: string; section: string; text: string; idents: string; links?: string; position?: number; spans?: string };
+type ChunkProps = {
+  sourceId: string;
+  generation: string;
+  url: string;
+  anchor: string;
+  title: string;
+  section: string;
+  text: string;
+  idents: string;
+  links?: string;
+  position?: number;
+  spans?: string;
+};
 type PageProps = { sourceId: string; generation: string; url: string; hash: string };
 const BATCH = 500;
 
 const passage = (uuid: string, p: ChunkProps) => {
   const spans = readSpans(p.spans);
-  return { key: uuid, sourceId: p.sourceId, url: p.url, anchor: p.anchor, title: p.title, section: p.section, text: p.text, links: readLinks(p.links), ...(spans && { spans }) };
+  return {
+    key: uuid,
+    sourceId: p.sourceId,
+    url: p.url,
+    anchor: p.anchor,
+    title: p.title,
+    section: p.section,
+    text: p.text,
+    links: readLinks(p.links),
+    ...(spans && { spans }),
+  };
 };
 
 /** A source's live generation has the source's id as its object id, so flipping it is one write. */
@@ -95,23 +117,47 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
     const replaced = new Set([...remove, ...upsert.map((p) => p.url)]);
     try {
       if (live && carry) {
-        const keptChunks = (await fetchAll<ChunkProps & { vectors?: unknown }>(chunks, chunks.filter.byProperty("generation").equal(live), true)).filter((c) => !replaced.has(c.url));
+        const keptChunks = (await fetchAll<ChunkProps & { vectors?: unknown }>(chunks, chunks.filter.byProperty("generation").equal(live), true)).filter(
+          (c) => !replaced.has(c.url),
+        );
         const keptPages = (await fetchAll<PageProps>(pages, byGeneration(live))).filter((p) => !replaced.has(p.url));
-        await insertAll(chunks, keptChunks.map(({ vectors, ...c }) => ({ properties: { ...c, generation: next }, ...(vectors ? { vectors } : {}) })));
-        await insertAll(pages, keptPages.map((p) => ({ properties: { ...p, generation: next } })));
+        await insertAll(
+          chunks,
+          keptChunks.map(({ vectors, ...c }) => ({ properties: { ...c, generation: next }, ...(vectors ? { vectors } : {}) })),
+        );
+        await insertAll(
+          pages,
+          keptPages.map((p) => ({ properties: { ...p, generation: next } })),
+        );
       }
       await insertAll(
         chunks,
         upsert.flatMap((page) =>
           page.chunks.map((c, position) => ({
-            properties: { sourceId, generation: next, url: c.url, anchor: c.anchor, title: c.title, section: c.section, text: c.text, idents: identifierParts(`${c.title} ${c.section} ${c.text}`), links: storedLinks(c.links), position, spans: storedSpans(c.spans) },
+            properties: {
+              sourceId,
+              generation: next,
+              url: c.url,
+              anchor: c.anchor,
+              title: c.title,
+              section: c.section,
+              text: c.text,
+              idents: identifierParts(`${c.title} ${c.section} ${c.text}`),
+              links: storedLinks(c.links),
+              position,
+              spans: storedSpans(c.spans),
+            },
             ...(c.embedding && { vectors: Array.from(c.embedding) }),
           })),
         ),
       );
-      await insertAll(pages, upsert.map((p) => ({ properties: { sourceId, generation: next, url: p.url, hash: p.hash } })));
+      await insertAll(
+        pages,
+        upsert.map((p) => ({ properties: { sourceId, generation: next, url: p.url, hash: p.hash } })),
+      );
       // The flip: one object write makes the new generation the one served.
-      if (await sources.data.exists(sourceObjectId(sourceId))) await sources.data.replace({ id: sourceObjectId(sourceId), properties: { sourceId, generation: next } });
+      if (await sources.data.exists(sourceObjectId(sourceId)))
+        await sources.data.replace({ id: sourceObjectId(sourceId), properties: { sourceId, generation: next } });
       else await sources.data.insert({ id: sourceObjectId(sourceId), properties: { sourceId, generation: next } });
     } catch (error) {
       await dropGeneration(next).catch(() => {});
@@ -148,7 +194,10 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
       limit,
       returnMetadata: ["score"],
     });
-    const matcher = makeTermMatcher(analyzer, terms.map((t) => t.term));
+    const matcher = makeTermMatcher(
+      analyzer,
+      terms.map((t) => t.term),
+    );
     const found: RetrievedChunk[] = result.objects.map(({ uuid, properties: p, metadata }) => ({
       ...passage(uuid, p),
       score: metadata?.score ?? 0,
@@ -167,14 +216,23 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
       limit,
       returnMetadata: ["distance"],
     });
-    return result.objects.map(({ uuid, properties, metadata }) => ({ ...passage(uuid, properties), score: 1 - (metadata?.distance ?? 1), matched: [], titleMatched: [], headingMatched: [] }));
+    return result.objects.map(({ uuid, properties, metadata }) => ({
+      ...passage(uuid, properties),
+      score: 1 - (metadata?.distance ?? 1),
+      matched: [],
+      titleMatched: [],
+      headingMatched: [],
+    }));
   };
 
   // A page is a few dozen passages at most: fetched whole from the live generations, put in page order here.
   const readPage: PageReader = async (url, sourceIds) => {
     const generations = [...(await liveGenerations(sourceIds)).values()];
     if (generations.length === 0) return null;
-    const found = await fetchAll<ChunkProps>(chunks, Filters.and(chunks.filter.byProperty("generation").containsAny(generations), chunks.filter.byProperty("url").equal(url)));
+    const found = await fetchAll<ChunkProps>(
+      chunks,
+      Filters.and(chunks.filter.byProperty("generation").containsAny(generations), chunks.filter.byProperty("url").equal(url)),
+    );
     const first = found[0];
     if (!first) return null;
     // Two sources may hold the same URL: the page is one source's, never a mix.
