@@ -3,6 +3,7 @@ import { parse } from "node-html-parser";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
+import { silentLogger } from "../src/logging/logger.ts";
 import { type RunningServer, startServer } from "../src/server.ts";
 import { tempDir } from "./support/test-server.ts";
 
@@ -12,7 +13,7 @@ describe("the bundled documentation at /docs/", () => {
   let server: RunningServer;
   beforeAll(async () => {
     dataDir = tempDir();
-    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0" }), { log: () => {} });
+    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0" }), { log: () => {}, logger: silentLogger() });
   });
   afterAll(async () => {
     await server.close();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
+import { silentLogger } from "../src/logging/logger.ts";
 import { type RunningServer, startServer } from "../src/server.ts";
 import { startPostgres, type TestPostgres } from "./support/postgres.ts";
 import { FIXTURES, tempDir } from "./support/test-server.ts";
@@ -21,7 +22,8 @@ describe.skipIf(!pg)(`two instances on one PostgreSQL${pg ? "" : " (skipped: Pos
   let b: RunningServer;
   beforeAll(async () => {
     // REFRESH_INTERVAL_MS at its default (500 ms): the promise is "within a second".
-    const start = (dir: string) => startServer(loadConfig({ DATABASE_URL: pg!.url, DATA_DIR: dir, PORT: "0", DOCENT_DEMO: "0" }), { log: () => {} });
+    const start = (dir: string) =>
+      startServer(loadConfig({ DATABASE_URL: pg!.url, DATA_DIR: dir, PORT: "0", DOCENT_DEMO: "0" }), { log: () => {}, logger: silentLogger() });
     [a, b] = (await Promise.all(dirs.map(start))) as [RunningServer, RunningServer];
   });
   afterAll(async () => {

@@ -8,6 +8,7 @@ import { loadConfig } from "../src/config.ts";
 import { utcDay } from "../src/core/usage-store.ts";
 import { createSqliteClient } from "../src/db/prisma-client.ts";
 import { createPrismaUsageStore } from "../src/db/prisma-usage-store.ts";
+import { silentLogger } from "../src/logging/logger.ts";
 import { startServer } from "../src/server.ts";
 import { startTestServer, type TestServer, tempDir } from "./support/test-server.ts";
 
@@ -126,7 +127,10 @@ describe("usage on a graceful stop", () => {
   it("is in the database after the server stops, though the flush timer never fired", async () => {
     const dataDir = tempDir();
     try {
-      const server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "1", USAGE_FLUSH_MS: "3600000" }), { log: () => {} });
+      const server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "1", USAGE_FLUSH_MS: "3600000" }), {
+        log: () => {},
+        logger: silentLogger(),
+      });
       const key = (await server.services.keys.create("stop")).key;
       const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
       for (let i = 0; i < 3; i++)
