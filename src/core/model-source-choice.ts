@@ -2,6 +2,7 @@ import type { LanguageModel, ModelMessage, TokenUsage } from "./language-model.t
 import { countPromptTokens } from "./prompt.ts";
 import type { RankedPage } from "./rank-pages.ts";
 import { settleUsage } from "./settle-usage.ts";
+import { askSideQuestion, jsonObjectIn } from "./side-question.ts";
 import type { SourceInfo } from "./source-catalog.ts";
 import type { StructuredFormat } from "./structured-output.ts";
 
@@ -56,32 +57,15 @@ export async function askModelForSources(
     { role: "system", content: INSTRUCTIONS },
     { role: "user", content: `Question: ${query}\n\nKnowledge sources:\n${listing}` },
   ];
-  const timeout = AbortSignal.timeout(timeoutMs);
-  try {
-    const result = await model.doGenerate({
-      prompt,
-      documents: [],
-      temperature: 0,
-      maxOutputTokens: 50,
-      responseFormat: model.supportsStructuredOutput ? FORMAT : undefined,
-      abortSignal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    });
-    const numbers = chosenNumbers(result.text);
-    const ids = [...new Set(numbers.filter((n) => n >= 1 && n <= candidates.length).map((n) => candidates[n - 1]!.source.id))];
-    const usage = settleUsage(result.usage, { prompt: () => countPromptTokens(prompt, countTokens, 1), completion: () => countTokens(result.text) });
-    return { ids, usage };
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    return null;
-  }
+  const result = await askSideQuestion(model, prompt, { format: FORMAT, maxOutputTokens: 50, timeoutMs, signal });
+  if (!result) return null;
+  const numbers = chosenNumbers(result.text);
+  const ids = [...new Set(numbers.filter((n) => n >= 1 && n <= candidates.length).map((n) => candidates[n - 1]!.source.id))];
+  const usage = settleUsage(result.usage, { prompt: () => countPromptTokens(prompt, countTokens, 1), completion: () => countTokens(result.text) });
+  return { ids, usage };
 }
 
 function chosenNumbers(text: string): number[] {
-  const json = text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1);
-  try {
-    const sources = (JSON.parse(json) as { sources?: unknown }).sources;
-    return Array.isArray(sources) ? sources.filter((n): n is number => Number.isInteger(n)) : [];
-  } catch {
-    return [];
-  }
+  const sources = (jsonObjectIn(text) as { sources?: unknown } | undefined)?.sources;
+  return Array.isArray(sources) ? sources.filter((n): n is number => Number.isInteger(n)) : [];
 }

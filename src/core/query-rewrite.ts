@@ -2,6 +2,7 @@ import type { LanguageModel, ModelMessage, TokenUsage } from "./language-model.t
 import { countPromptTokens } from "./prompt.ts";
 import type { RetrievalResult, RetrievedChunk, Retriever } from "./retriever.ts";
 import { settleUsage } from "./settle-usage.ts";
+import { askSideQuestion, jsonObjectIn } from "./side-question.ts";
 import type { SourceInfo } from "./source-catalog.ts";
 import type { StructuredFormat } from "./structured-output.ts";
 
@@ -53,35 +54,21 @@ export async function askModelToRewrite(
     { role: "system", content: INSTRUCTIONS },
     { role: "user", content: `Documentation:\n${docs}\n\nQuestion: ${question}` },
   ];
-  const timeout = AbortSignal.timeout(timeoutMs);
-  try {
-    const result = await model.doGenerate({
-      prompt,
-      documents: [],
-      temperature: 0,
-      maxOutputTokens: 150,
-      responseFormat: model.supportsStructuredOutput ? FORMAT : undefined,
-      abortSignal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    });
-    const query = rewrittenText(result.text);
-    if (!query) return null;
-    return { query, usage: settleUsage(result.usage, { prompt: () => countPromptTokens(prompt, countTokens), completion: () => countTokens(result.text) }) };
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    return null;
-  }
+  const result = await askSideQuestion(model, prompt, { format: FORMAT, maxOutputTokens: 150, timeoutMs, signal });
+  if (!result) return null;
+  const query = rewrittenText(result.text);
+  if (!query) return null;
+  return { query, usage: settleUsage(result.usage, { prompt: () => countPromptTokens(prompt, countTokens), completion: () => countTokens(result.text) }) };
 }
 
 /** The restatement and names of a reply (JSON as asked; plain text taken as the restatement). */
 function rewrittenText(text: string): string {
-  const json = text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1);
-  try {
-    const { query, names } = JSON.parse(json) as { query?: unknown; names?: unknown };
-    const parts = [typeof query === "string" ? query : "", ...(Array.isArray(names) ? names.filter((n): n is string => typeof n === "string") : [])];
-    return parts.join(" ").replace(/\s+/g, " ").trim().slice(0, 500);
-  } catch {
+  const reply = jsonObjectIn(text) as { query?: unknown; names?: unknown } | undefined;
+  if (reply === undefined || reply === null || typeof reply !== "object")
     return text.trim().startsWith("{") ? "" : text.replace(/\s+/g, " ").trim().slice(0, 500);
-  }
+  const { query, names } = reply;
+  const parts = [typeof query === "string" ? query : "", ...(Array.isArray(names) ? names.filter((n): n is string => typeof n === "string") : [])];
+  return parts.join(" ").replace(/\s+/g, " ").trim().slice(0, 500);
 }
 
 /**

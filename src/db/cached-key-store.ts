@@ -1,8 +1,8 @@
 import type { PrismaClient } from "@prisma/client";
 import { keyLookup, looksLikeKey } from "../auth/api-key.ts";
 import type { ApiKeyInfo, KeyStore } from "../core/key-store.ts";
+import { heldInMemory } from "./held-in-memory.ts";
 import { createPrismaKeyStore, type KeyRow, makeActiveInfo, matchingRow, type PrismaKeyStoreOptions } from "./prisma-key-store.ts";
-import { serialReload } from "./serial-reload.ts";
 
 export type CachedKeyStore = KeyStore & {
   /** Reads every key again (the change counter moved: another process changed one). */
@@ -18,21 +18,12 @@ export type CachedKeyStore = KeyStore & {
 export function createCachedKeyStore(prisma: PrismaClient, options: PrismaKeyStoreOptions = {}): CachedKeyStore {
   const store = createPrismaKeyStore(prisma, options);
   const activeInfo = makeActiveInfo(prisma, options.now ?? (() => new Date()));
-  let held: { byLookup: Map<string, KeyRow[]>; byId: Map<string, KeyRow> } | null = null;
-  const reload = serialReload(async () => {
+  const { reload, current, changed } = heldInMemory(async () => {
     const rows = await prisma.apiKey.findMany();
     const byLookup = new Map<string, KeyRow[]>();
     for (const row of rows) byLookup.set(row.lookup, [...(byLookup.get(row.lookup) ?? []), row]);
-    held = { byLookup, byId: new Map(rows.map((r) => [r.id, r])) };
+    return { byLookup, byId: new Map(rows.map((r) => [r.id, r])) };
   });
-  const current = async () => {
-    if (!held) await reload();
-    return held!;
-  };
-  const changed = async <T>(result: T) => {
-    await reload();
-    return result;
-  };
 
   return {
     ...store,

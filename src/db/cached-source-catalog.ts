@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
+import { heldInMemory } from "./held-in-memory.ts";
 import { createPrismaSourceCatalog } from "./prisma-source-catalog.ts";
-import { serialReload } from "./serial-reload.ts";
 
 export type CachedSourceCatalog = SourceCatalog & {
   /** Reads every source again (the change counter moved: another process changed one). */
@@ -15,19 +15,10 @@ export type CachedSourceCatalog = SourceCatalog & {
  */
 export function createCachedSourceCatalog(prisma: PrismaClient): CachedSourceCatalog {
   const store = createPrismaSourceCatalog(prisma);
-  let held: { list: SourceInfo[]; byId: Map<string, SourceInfo>; byName: Map<string, SourceInfo> } | null = null;
-  const reload = serialReload(async () => {
+  const { reload, current, changed } = heldInMemory(async () => {
     const list = await store.list();
-    held = { list, byId: new Map(list.map((s) => [s.id, s])), byName: new Map(list.map((s) => [s.name, s])) };
+    return { list, byId: new Map(list.map((s) => [s.id, s])), byName: new Map(list.map((s) => [s.name, s])) };
   });
-  const current = async () => {
-    if (!held) await reload();
-    return held!;
-  };
-  const changed = async <T>(result: T) => {
-    await reload();
-    return result;
-  };
   return {
     // A copy: callers may sort or filter what they get.
     list: async () => [...(await current()).list],

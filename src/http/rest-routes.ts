@@ -1,12 +1,12 @@
 import { Hono } from "hono";
 import type { AdmitDeps } from "../auth/admit.ts";
-import { badRequest } from "../core/errors.ts";
 import type { ResourceReader } from "../core/resource-reader.ts";
 import { type CompletionOpener, runCompletion } from "../core/run-completion.ts";
 import { parseChatRequest } from "../core/validate-request.ts";
 import { type AdmissionEnv, admission, callerOf } from "./admission.ts";
 import { limitBody } from "./body-limit.ts";
 import { errorBody } from "./error-response.ts";
+import { jsonBody } from "./json-body.ts";
 import { responsesRoutes } from "./responses/responses-routes.ts";
 import { sseResponse } from "./sse.ts";
 import { type UsageRouteDeps, usageRoutes } from "./usage-routes.ts";
@@ -24,12 +24,7 @@ export function restRoutes({ engine, resources, maxBodyBytes, usage, ...admitDep
   app.use("*", admission(admitDeps, { reject: true }));
 
   app.post("/chat/completions", limitBody(maxBodyBytes, { rereadable: false }), async (c) => {
-    let body: unknown;
-    try {
-      body = JSON.parse(await c.req.text());
-    } catch {
-      throw badRequest("The request body is not valid JSON.", null, "invalid_json");
-    }
+    const body = await jsonBody(c);
     const request = parseChatRequest(body);
     const caller = callerOf(c.get("admission"));
     const run = await runCompletion(engine, request, { signal: c.req.raw.signal, scope: caller.scope, trace: caller.trace });

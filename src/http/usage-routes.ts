@@ -5,6 +5,7 @@ import { type ReadUsage, UsageQueryInput } from "../core/usage-report.ts";
 import { zodToBadRequest } from "../core/validate-request.ts";
 import { type AdmissionEnv, callerOf } from "./admission.ts";
 import { limitBody } from "./body-limit.ts";
+import { jsonBody } from "./json-body.ts";
 
 export interface UsageRouteDeps {
   usage: { read: ReadUsage; submitFeedback: SubmitFeedback };
@@ -37,12 +38,7 @@ export function usageRoutes({ usage, maxBodyBytes }: UsageRouteDeps) {
     return c.json(await usage.read(caller.key.id, parsed.data));
   });
   app.post("/feedback", limitBody(maxBodyBytes, { rereadable: false }), async (c) => {
-    let body: unknown;
-    try {
-      body = JSON.parse(await c.req.text());
-    } catch {
-      throw badRequest("The request body is not valid JSON.", null, "invalid_json");
-    }
+    const body = await jsonBody(c);
     if (body === null || typeof body !== "object" || Array.isArray(body)) throw badRequest("The request body must be a JSON object.", null, "invalid_json");
     const parsed = FeedbackInput.safeParse(body);
     if (!parsed.success) throw zodToBadRequest(parsed.error, body);

@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import { responseIdFor } from "../../core/completion-ids.ts";
-import { badRequest, toDocentError } from "../../core/errors.ts";
+import { toDocentError } from "../../core/errors.ts";
 import { type CompletionOpener, runCompletion } from "../../core/run-completion.ts";
 import { type AdmissionEnv, callerOf } from "../admission.ts";
 import { limitBody } from "../body-limit.ts";
+import { jsonBody } from "../json-body.ts";
 import { sseResponse } from "../sse.ts";
 import { parseResponsesRequest } from "./parse-request.ts";
 import { responseEvents } from "./response-events.ts";
@@ -24,12 +25,7 @@ export interface ResponsesDeps {
 export function responsesRoutes({ engine, maxBodyBytes }: ResponsesDeps) {
   const app = new Hono<AdmissionEnv>();
   app.post("/", limitBody(maxBodyBytes, { rereadable: false }), async (c) => {
-    let body: unknown;
-    try {
-      body = JSON.parse(await c.req.text());
-    } catch {
-      throw badRequest("The request body is not valid JSON.", null, "invalid_json");
-    }
+    const body = await jsonBody(c);
     const parsed = parseResponsesRequest(body);
     const mapped = toChatRequest(parsed);
     const caller = callerOf(c.get("admission"));
