@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
-import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
+import type { SourceCatalog } from "../core/source-catalog.ts";
 import { heldInMemory } from "./held-in-memory.ts";
 import { createPrismaSourceCatalog } from "./prisma-source-catalog.ts";
 

@@ -48,7 +48,10 @@ const ASK_ERRORS: Status[] = [400, 401, 404, 413, 429, 502, 503, 504];
 const ModelId = z.string().meta({ param: { name: "id", in: "path" }, example: "agent" });
 const SourceId = z.string().meta({ param: { name: "id", in: "path" }, description: "A knowledge-source UUID." });
 const modelHeaders = {
-  "x-docent-model": { description: "The provider and model that answered, e.g. `openai/gpt-6.1-sol`, or `extractive/docent-extractive-1` offline.", schema: { type: "string" as const } },
+  "x-docent-model": {
+    description: "The provider and model that answered, e.g. `openai/gpt-6.1-sol`, or `extractive/docent-extractive-1` offline.",
+    schema: { type: "string" as const },
+  },
   "x-docent-sources": { description: "Comma-separated ids of the knowledge sources used.", schema: { type: "string" as const } },
 };
 
