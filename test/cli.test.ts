@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { MIGRATIONS_DIR } from "../src/db/migrate.ts";
 import { migrationFiles } from "../src/db/migration-files.ts";
@@ -198,8 +198,12 @@ describe("CLI", () => {
       (await cli("sources", "add", "--name", "Kept", "--dir", path.join(FIXTURES, "sqlite"), "--base-url", "https://www.sqlite.org/", "--json")).stdout,
     );
     fs.rmSync(folder, { recursive: true });
-    const syncedBefore = (await server.services.catalog.get(gone.id))!.lastSyncedAt;
-    expect(syncedBefore).toBeInstanceOf(Date);
+    // The server sees the CLI's writes at its next look (REFRESH_INTERVAL_MS is 200 ms here).
+    const syncedBefore = await vi.waitFor(async () => {
+      const at = (await server.services.catalog.get(gone.id))?.lastSyncedAt;
+      expect(at).toBeInstanceOf(Date);
+      return at;
+    });
     try {
       const all = await cli("sources", "sync", "--all", "--json");
       expect(all.code).toBe(1);
@@ -213,8 +217,11 @@ describe("CLI", () => {
         expect.objectContaining({ id: kept.id, status: "ok", unchanged: 2 }),
       ]);
       expect(all.stdout).not.toContain(folder);
-      const source = (await server.services.catalog.get(gone.id))!;
-      expect(source.lastSync).toMatchObject({ status: "failed", trigger: "manual" });
+      const source = await vi.waitFor(async () => {
+        const seen = (await server.services.catalog.get(gone.id))!;
+        expect(seen.lastSync).toMatchObject({ status: "failed", trigger: "manual" });
+        return seen;
+      });
       // A failed sync leaves last_synced_at where the last good one put it.
       expect(source.lastSyncedAt).toEqual(syncedBefore);
     } finally {
