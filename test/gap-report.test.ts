@@ -54,13 +54,15 @@ describe("report gaps, with question storage", () => {
     ids.shrink = await ask(server, server.key, SHRINK);
     ids.reorder = await ask(server, server.key, REORDER);
     ids.partial = await ask(server, server.key, PARTIAL);
+    // Small talk is answered, not refused: no gap.
+    ids.hi = await ask(server, server.key, "Hi!");
     await downVote(server, ids.reorder, "It does not say CLUSTER locks the table.");
   });
   afterAll(() => server.close());
 
   it("lists each kind of gap once, rewordings of one question together, with the pages that came closest", async () => {
     const report = JSON.parse(await cli(server, "report", "gaps", "--json"));
-    expect(report).toMatchObject({ completions: 6, gaps: 5, questions_stored: 5, note: null, weak_below: 0.8 });
+    expect(report).toMatchObject({ completions: 7, gaps: 5, questions_stored: 5, note: null, weak_below: 0.8 });
     const byQuestion = new Map(report.groups.map((g: { question: string }) => [g.question, g]));
     expect(report.groups).toHaveLength(4);
     // The largest group first: two readers asked the same thing in different words.
@@ -95,6 +97,7 @@ describe("report gaps, with question storage", () => {
       completion_ids: [ids.reorder],
     });
     expect(byQuestion.has(PARTIAL)).toBe(false);
+    expect(byQuestion.has("Hi!")).toBe(false);
   });
 
   it("narrows to one source, to a window, and to a stricter or looser weak line; prints a readable list", async () => {
@@ -107,7 +110,7 @@ describe("report gaps, with question storage", () => {
     expect(strict.groups.map((g: { question: string }) => g.question)).not.toContain(SHRINK);
 
     const text = await cli(server, "report", "gaps", "--since", "1d");
-    expect(text).toContain("5 of 6 answers");
+    expect(text).toContain("5 of 7 answers");
     expect(text).toContain(`1. "${LOCKS}" ×2 (2 refused`);
     expect(text).toContain(`also asked: "${LOCKS_AGAIN}"`);
     expect(text).toMatch(/closest: PostgreSQL 15 Documentation — .*sql-cluster\.html/);

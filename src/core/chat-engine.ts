@@ -243,6 +243,8 @@ export function createChatEngine(deps: ChatEngineDeps) {
       modelId: model.modelId,
       sources: [],
       references: [],
+      // Small talk is answered, not refused: it is no gap in the documentation.
+      grounding: { refused: false, coverage: null, closest: [], retrievalMs: 0 },
       parts: fixedReply(text, countTextTokens(lastUserText(request.messages), deps.countTokens), deps.countTokens(text)),
     };
   }

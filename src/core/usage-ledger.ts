@@ -110,7 +110,7 @@ export function createUsageLedger({
         sourceIds: outcome.sourceIds,
         references: outcome.references.map(({ url, title, sourceId }) => ({ url, title, sourceId })),
         closest: (outcome.grounding?.closest ?? []).map(({ url, title, sourceId }) => ({ url, title, sourceId })),
-        refused: outcome.grounding?.refused ?? outcome.references.length === 0,
+        refused: outcome.grounding?.refused ?? false,
         coverage: outcome.grounding?.coverage ?? null,
         question: storeQuestions ? outcome.question : null,
         answer: storeQuestions ? outcome.answer : null,
