@@ -167,10 +167,11 @@ export function createChatEngine(deps: ChatEngineDeps) {
       model.supportsStructuredOutput && budget > 0
         ? (candidates: SourceCandidate[]) => askModelForSources(model, query, candidates, { timeoutMs: budget, signal, countTokens: deps.countTokens })
         : undefined;
-    const retrievalStart = Date.now();
     // A provider model may first restate the question in the docs' terms (RETRIEVAL_ASSIST=rewrite); both are searched.
     const rewrite = await restate(model, query, request.sources ? namedSources(request.sources, catalog) : catalog, signal);
     const retrieve = rewrite ? withRestatement(deps.retrieve, rewrite.query) : deps.retrieve;
+    // Retrieval time: after the restatement (a provider call of its own), including a model's source choice when one is asked.
+    const retrievalStart = Date.now();
     const picked = await select(query, request.sources, catalog, scope === null, { signal, choose, retrieve });
     const opened = await answer(request, model, format, query, picked, signal, Date.now() - retrievalStart);
     let parts = opened.parts;

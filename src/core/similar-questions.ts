@@ -21,7 +21,8 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return shared / (a.size + b.size - shared);
 }
 
-export const questionTerms = (analyzer: TextAnalyzer, text: string): Set<string> => new Set(contentTerms(analyzer, text));
+/** A question's first 64 content terms: enough to compare wordings, bounded for stored questions of any length. */
+export const questionTerms = (analyzer: TextAnalyzer, text: string): Set<string> => new Set(contentTerms(analyzer, text, 64));
 
 /**
  * Groups texts by similar wording, in order: each joins the group whose first

@@ -134,6 +134,18 @@ export function usageStoreContract(name: string, setup: () => Promise<UsageStore
         expect((await store.list({ since: new Date(0) }))[0]).toMatchObject({ rating: "up", question: "How do I vacuum?" });
       }));
 
+    it("writes a backlog of thousands of records, and a retried one that partly went through, each record once", () =>
+      withStores(async ({ served: store }) => {
+        const backlog = Array.from({ length: 2_500 }, (_, i) => served(`chatcmpl-${String(i).padStart(5, "0")}`, { answer: "Run VACUUM [1]. ".repeat(100) }));
+        await store.add(backlog.slice(0, 1_200));
+        await store.rate("chatcmpl-00007", "k1", { rating: "down", comment: null, at: new Date("2026-11-20T12:00:00Z") });
+        await store.add(backlog);
+        const all = await store.list({ since: new Date(0) });
+        expect(all).toHaveLength(2_500);
+        expect(new Set(all.map((r) => r.id)).size).toBe(2_500);
+        expect(all.find((r) => r.id === "chatcmpl-00007")).toMatchObject({ rating: "down" });
+      }));
+
     it("forgets question, answer and comment text of completions served before a time, keeping the rest", () =>
       withStores(async ({ served: store }) => {
         await store.add([served("chatcmpl-old"), served("chatcmpl-new", { createdAt: new Date("2026-11-25T10:00:00.000Z") })]);
