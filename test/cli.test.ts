@@ -1,7 +1,5 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../src/config.ts";
@@ -9,24 +7,14 @@ import { MIGRATIONS_DIR } from "../src/db/migrate.ts";
 import { migrationFiles } from "../src/db/migration-files.ts";
 import { silentLogger } from "../src/logging/logger.ts";
 import { type RunningServer, startServer } from "../src/server.ts";
+import { runCliProcess } from "./support/cli-process.ts";
 import { FIXTURES, pageOf, tempDir } from "./support/test-server.ts";
-
-const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, "..");
 
 /** The CLI as a user runs it (`npm run -s cli -- …`), against a server that keeps running. */
 describe("CLI", () => {
   let dataDir: string;
   let server: RunningServer;
-  const cli = async (...args: string[]) => {
-    try {
-      const { stdout, stderr } = await run("npm", ["run", "-s", "cli", "--", ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir } });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const e = error as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
-  };
+  const cli = (...args: string[]) => runCliProcess({ DATA_DIR: dataDir }, ...args);
   const withinASecond = { timeout: 1000, interval: 50 };
   const ask = (key: string, content: string) =>
     fetch(`${server.url}/v1/chat/completions`, {

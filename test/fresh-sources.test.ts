@@ -1,17 +1,12 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
-import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { createLogger } from "../src/logging/logger.ts";
 import { type RunningServer, startServer } from "../src/server.ts";
 import { type ChangingSite, startChangingSite } from "./support/changing-site.ts";
+import { runCliProcess } from "./support/cli-process.ts";
 import { parseMetrics } from "./support/prometheus.ts";
 import { tempDir } from "./support/test-server.ts";
-
-const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, "..");
 
 const words = (topic: string) =>
   `<p>${topic} This page of the Kestrel manual explains the feature in plain words, with the settings an operator changes most often, the defaults that ship with it, and what happens when a value is out of range.</p><p>Each setting is read once at start-up; a change needs a restart, and the log says which value was used.</p>`;
@@ -54,15 +49,7 @@ describe("fresh sources", () => {
   const lines: string[] = [];
   const records = () => lines.map((l) => JSON.parse(l) as Record<string, any>);
 
-  const cli = async (...args: string[]) => {
-    try {
-      const { stdout, stderr } = await run("npm", ["run", "-s", "cli", "--", ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir } });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const e = error as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
-  };
+  const cli = (...args: string[]) => runCliProcess({ DATA_DIR: dataDir }, ...args);
   const start = async () => {
     const logger = createLogger(loadConfig({ LOG_LEVEL: "debug" }), { destination: { write: (l: string) => void lines.push(l) } });
     server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0" }), { log: () => {}, logger });

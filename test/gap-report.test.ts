@@ -1,12 +1,7 @@
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NO_QUESTION_STORAGE_NOTE } from "../src/core/gap-report.ts";
+import { runCliProcess } from "./support/cli-process.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
-
-const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, "..");
 
 const LOCKS = "What locks does CLUSTER take on partitioned tables?"; // refused: the fixture's CLUSTER page does not say
 const LOCKS_AGAIN = "Which locks does CLUSTER take on a partitioned table?";
@@ -37,7 +32,8 @@ async function downVote(server: TestServer, id: string, comment: string) {
 async function cli(server: TestServer, ...args: string[]) {
   // What the server has served is in the database within USAGE_FLUSH_MS; write it now instead of waiting.
   await server.services.usage.ledger.flush();
-  const { stdout } = await run("npm", ["run", "-s", "cli", "--", ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: server.dataDir } });
+  const { code, stdout, stderr } = await runCliProcess({ DATA_DIR: server.dataDir }, ...args);
+  if (code !== 0) throw new Error(`cli ${args.join(" ")} exited ${code}: ${stderr}`);
   return stdout;
 }
 

@@ -1,7 +1,5 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
@@ -10,10 +8,9 @@ import { createSqliteClient } from "../src/db/prisma-client.ts";
 import { createPrismaUsageStore } from "../src/db/prisma-usage-store.ts";
 import { silentLogger } from "../src/logging/logger.ts";
 import { startServer } from "../src/server.ts";
+import { runCliProcess } from "./support/cli-process.ts";
 import { startTestServer, type TestServer, tempDir } from "./support/test-server.ts";
 
-const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, "..");
 const QUESTION = "How do I physically reorder a table according to an index?";
 const messages = [{ role: "user" as const, content: QUESTION }];
 
@@ -22,15 +19,7 @@ describe("usage per key", () => {
   let server: TestServer;
   let other: { id: string; key: string };
   const usage = (key: string, query = "") => fetch(`${server.url}/v1/usage${query}`, { headers: { authorization: `Bearer ${key}` } });
-  const cli = async (...args: string[]) => {
-    try {
-      const { stdout } = await run("npm", ["run", "-s", "cli", "--", ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: server.dataDir } });
-      return { code: 0, stdout, stderr: "" };
-    } catch (error) {
-      const e = error as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
-  };
+  const cli = (...args: string[]) => runCliProcess({ DATA_DIR: server.dataDir }, ...args);
 
   beforeAll(async () => {
     // A flush interval no test waits for: what is counted is written by GET /v1/usage or the graceful stop.

@@ -1,0 +1,17 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/** Runs `npm run cli -- …args` as its own process with `env` added, as a person at a shell would; a non-zero exit is returned, not thrown. */
+export async function runCliProcess(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run("npm", ["run", "-s", "cli", "--", ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
