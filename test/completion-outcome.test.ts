@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompletionOutcome } from "../src/core/completion-outcome.ts";
+import { COVERAGE_BARS } from "../src/core/coverage-judge.ts";
 import { graphqlRequest, trpcClient } from "./support/clients.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 
@@ -48,6 +49,9 @@ describe("completion outcomes", () => {
       grounding: { refused: false },
     });
     expect(last().references.map((r) => r.url)).toEqual(body.url_references);
+    // What is recorded is what the refusal was decided on: an answer the agent chose sources for clears the open bar.
+    expect(last().grounding!.coverage).toBeGreaterThanOrEqual(COVERAGE_BARS.open);
+    expect(last().grounding!.closest.length).toBeGreaterThan(0);
     expect(last().usage.completionTokens).toBe(body.usage.completion_tokens);
     expect(JSON.stringify(last())).not.toContain(key);
   });

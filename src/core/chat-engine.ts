@@ -1,7 +1,7 @@
 import type { OpenedCompletion } from "./chat-part.ts";
 import type { ChatCompletionRequest } from "./chat-request.ts";
 import { lastUserText, retrievalQuery } from "./conversation-query.ts";
-import { COVERAGE_BARS, coversQuestion } from "./coverage-judge.ts";
+import { bestCoverage, COVERAGE_BARS, coversQuestion } from "./coverage-judge.ts";
 import { badRequest, notFound, toDocentError } from "./errors.ts";
 import { checkInputLimits, DEFAULT_INPUT_LIMITS, type InputLimits } from "./input-limits.ts";
 import type { LanguageModel, StreamResult } from "./language-model.ts";
@@ -96,12 +96,17 @@ export function createChatEngine(deps: ChatEngineDeps) {
     return catalog.length === 1 ? { ...picked, named: true } : picked;
   }
 
-  /** No made-up grounding: when the candidate pages cover too little of the question, no page grounds it. */
-  function groundingPages(picked: Selection, query: string): RankedPage[] {
+  /**
+   * No made-up grounding: when the candidate pages cover too little of the
+   * question, no page grounds it. Also the candidates judged, so what
+   * observers record (coverage, closest pages) is what the decision read.
+   */
+  function groundingPages(picked: Selection, query: string): { pages: RankedPage[]; candidates: RankedPage[] } {
     const ranked = withLinkedPages(preferReferencePages(picked.pages, query), picked.matches);
+    const candidates = ranked.slice(0, deps.maxReferences);
     const covered = coversQuestion({
       query,
-      pages: ranked.slice(0, deps.maxReferences),
+      pages: candidates,
       named: picked.named === true,
       sources: picked.sources,
       matches: picked.matches,
@@ -110,7 +115,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
       minSimilarity,
       bars: deps.minCoverage === undefined ? COVERAGE_BARS : { open: deps.minCoverage, named: Math.min(deps.minCoverage, COVERAGE_BARS.named) },
     });
-    return covered ? ranked : [];
+    return { pages: covered ? ranked : [], candidates };
   }
 
   /**
@@ -125,7 +130,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
     if (!query.trim()) throw badRequest("'query' must contain text.", "query");
     const catalog = inScope(await deps.catalog.list(), scope);
     const picked = await select(query, sources, catalog, scope === null, { signal });
-    return { sources: picked.sources, passages: passagesOf(groundingPages(picked, query), { limit: max }) };
+    return { sources: picked.sources, passages: passagesOf(groundingPages(picked, query).pages, { limit: max }) };
   }
 
   /**
@@ -194,14 +199,14 @@ export function createChatEngine(deps: ChatEngineDeps) {
     signal: AbortSignal | undefined,
     retrievalMs: number,
   ): Promise<OpenedCompletion> {
-    const grounded = groundPages(groundingPages(picked, query), { maxReferences: deps.maxReferences });
+    const { pages, candidates } = groundingPages(picked, query);
+    const grounded = groundPages(pages, { maxReferences: deps.maxReferences });
     const { documents } = grounded;
     // A JSON reply is not renumbered: its `[n]` are the context's numbers, so it refers to every section given, in that order.
     const references = format ? grounded.references : grounded.pages;
     // For outcome observers (usage, the docs-gap report): also the pages that came closest when none was good enough.
-    const best = picked.pages[0];
-    const closest = picked.pages.slice(0, 3).map((page) => ({ url: referenceUrl(page), title: page.title, sourceId: page.sourceId }));
-    const grounding = { refused: references.length === 0, coverage: best ? best.coverage : null, closest, retrievalMs };
+    const closest = candidates.slice(0, 3).map((page) => ({ url: referenceUrl(page), title: page.title, sourceId: page.sourceId }));
+    const grounding = { refused: references.length === 0, coverage: bestCoverage(candidates), closest, retrievalMs };
     const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references, grounding };
     // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.
     if (references.length === 0 && !format)

@@ -70,13 +70,15 @@ export function unknownNames({
   return unknown;
 }
 
+/** The share of the question the best-covering candidate holds (any candidate, not only the best-ranked page); null without candidates. */
+export const bestCoverage = (pages: readonly RankedPage[]): number | null => (pages.length ? Math.max(...pages.map((p) => p.coverage)) : null);
+
 /** Whether the candidate pages cover the question well enough to answer from them. */
 export function coversQuestion(q: CoverageQuestion): boolean {
   const bars = q.bars ?? COVERAGE_BARS;
   if (q.pages.length === 0) return false;
   if (q.pages.some((p) => p.similarity >= q.minSimilarity)) return true;
-  // The best-covering passage of any candidate, not only the best-ranked page's.
-  const coverage = Math.max(...q.pages.map((p) => p.coverage));
+  const coverage = bestCoverage(q.pages)!;
   if (q.named) return coverage >= bars.named;
   return coverage >= bars.open && unknownNames(q).length === 0;
 }
