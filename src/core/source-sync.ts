@@ -4,15 +4,8 @@
  * requests. Adapters: src/db/ (Prisma); the orchestration: src/sync/.
  */
 
-/** One sync's summary, as stored with the source, logged, and shown as `last_sync`. */
-export interface SyncSummary {
-  status: "ok" | "failed";
-  /** `add`: the first ingestion; `manual`: `sources sync`; `schedule`: the server's schedule. */
-  trigger: "add" | "manual" | "schedule";
-  /** ISO 8601. */
-  startedAt: string;
-  finishedAt: string;
-  seconds: number;
+/** What one ingestion of a source did, page by page, and what the source holds after it. */
+export interface PageCounts {
   added: number;
   changed: number;
   removed: number;
@@ -20,9 +13,22 @@ export interface SyncSummary {
   unchanged: number;
   /** Pages the server answered 304 Not Modified for: not downloaded. */
   notModified: number;
+  /** Files that could not be read, were binary, or held no text. */
   skipped: number;
+  /** Pages and chunks of the source after it. */
   pages: number;
   chunks: number;
+}
+
+/** One sync's summary, as stored with the source, logged, and shown as `last_sync`. */
+export interface SyncSummary extends PageCounts {
+  status: "ok" | "failed";
+  /** `add`: the first ingestion; `manual`: `sources sync`; `schedule`: the server's schedule. */
+  trigger: "add" | "manual" | "schedule";
+  /** ISO 8601. */
+  startedAt: string;
+  finishedAt: string;
+  seconds: number;
   /** Why it failed: a short code and a message that never names a local folder. */
   error: { code: string; message: string } | null;
 }

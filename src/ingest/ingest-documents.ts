@@ -3,6 +3,7 @@ import type { Embedder } from "../core/embedder.ts";
 import { badRequest } from "../core/errors.ts";
 import type { IndexWriter, PageChunks } from "../core/retriever.ts";
 import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
+import type { PageCounts } from "../core/source-sync.ts";
 import { chunkPage } from "./chunk-sections.ts";
 import { dropDuplicates } from "./drop-duplicates.ts";
 import { extractHtml } from "./html-extract.ts";
@@ -22,19 +23,8 @@ export interface IngestInput {
   onProgress?: (done: number, total: number | null) => void;
 }
 
-export interface IngestResult {
+export interface IngestResult extends PageCounts {
   source: SourceInfo;
-  /** Pages and chunks of the source after ingestion. */
-  pages: number;
-  chunks: number;
-  added: number;
-  changed: number;
-  removed: number;
-  unchanged: number;
-  /** Pages whose server answered 304 Not Modified (counted in `unchanged` too): not downloaded. */
-  notModified: number;
-  /** Files that could not be read, were binary, or held no text. */
-  skipped: number;
   /** Pages left out as not content: tables of contents and indexes, or copies of another page. */
   notContent: number;
   seconds: number;
