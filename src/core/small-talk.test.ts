@@ -16,11 +16,18 @@ describe("small talk", () => {
     expect(smallTalk("Hi, what can you do?")).toBe("about");
   });
 
+  it("answers chit-chat that asks docent to be something else with what it is for", () => {
+    expect(smallTalk("Tell me a joke")).toBe("about");
+    expect(smallTalk("are you a robot?")).toBe("about");
+    expect(smallTalk("I'm bored, let's chat")).toBe("about");
+    // A joke about a subject is a request about it: left to retrieval, which refuses it or not.
+    expect(smallTalk("Tell me a joke about git rebase")).toBeNull();
+  });
+
   it("leaves every real question to retrieval, greeting or not", () => {
     expect(smallTalk("Hi, how do I create an index?")).toBeNull();
     expect(smallTalk("How are indexes stored?")).toBeNull();
     expect(smallTalk("thanks, and how do I drop it?")).toBeNull();
-    expect(smallTalk("Tell me a joke")).toBeNull();
     expect(smallTalk("help with git rebase")).toBeNull();
     expect(smallTalk("")).toBeNull();
   });
