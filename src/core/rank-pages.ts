@@ -34,7 +34,9 @@ export function rankPages({ chunks, terms }: RetrievalResult): RankedPage[] {
   const share = (found: readonly string[]) => found.reduce((sum, term) => sum + (weight.get(term) ?? 0), 0) / total;
   const top = Math.max(...chunks.map((c) => c.score)) || 1;
 
-  const pages = new Map<string, RankedPage & { best: number }>();
+  const pages = new Map<string, RankedPage>();
+  // Each page's best passage score, apart from the page (an object rest copy per page costs more than the ranking).
+  const best = new Map<string, number>();
   for (const chunk of chunks) {
     // A passage found by meaning covers the question as far as its similarity says, whatever its words.
     const lexical = Math.max(share(chunk.matched), chunk.coverage ?? 0);
@@ -53,21 +55,20 @@ export function rankPages({ chunks, terms }: RetrievalResult): RankedPage[] {
         similarity: 0,
         chunks: [],
         links: [],
-        best: -Infinity,
       };
       pages.set(chunk.url, page);
     }
     page.chunks.push(chunk);
     page.coverage = Math.max(page.coverage, lexical);
     page.similarity = Math.max(page.similarity, similarity);
-    if (chunkScore > page.best) {
-      page.best = chunkScore;
+    if (chunkScore > (best.get(chunk.url) ?? -Infinity)) {
+      best.set(chunk.url, chunkScore);
       page.anchor = chunk.anchor;
       page.links = chunk.links ?? [];
       page.score = chunkScore + WEIGHTS.title * share(chunk.titleMatched);
     }
   }
-  return [...pages.values()].map(({ best: _, ...page }) => page).sort((a, b) => b.score - a.score);
+  return [...pages.values()].sort((a, b) => b.score - a.score);
 }
 
 /** The page URL a reference points at: with the section's anchor where the page has one. */

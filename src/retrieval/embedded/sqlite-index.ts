@@ -151,17 +151,33 @@ export function openSqliteIndex(
       for (const hit of hits) {
         const row = rows.get(hit.segment.rowids[hit.doc]!);
         if (!row) continue; // removed by a commit after the search began
-        const { id, ...chunk } = row;
         const masks = termMasks(hit.masks);
-        const having = (bits: number) => terms.filter((_, i) => (masks[i]! & bits) !== 0).map((t) => t.term);
-        chunks.push({
-          ...chunk,
-          key: String(id),
-          score: hit.score,
-          matched: having(FIELD.title | FIELD.heading | FIELD.text),
-          titleMatched: having(FIELD.title),
-          headingMatched: having(FIELD.heading),
+        const matched: string[] = [];
+        const titleMatched: string[] = [];
+        const headingMatched: string[] = [];
+        terms.forEach(({ term }, i) => {
+          const mask = masks[i]!;
+          if (mask & (FIELD.title | FIELD.heading | FIELD.text)) matched.push(term);
+          if (mask & FIELD.title) titleMatched.push(term);
+          if (mask & FIELD.heading) headingMatched.push(term);
         });
+        // Built field by field: an object rest/spread copy of the row costs more than the search itself.
+        const chunk: RetrievedChunk = {
+          sourceId: row.sourceId,
+          url: row.url,
+          anchor: row.anchor,
+          title: row.title,
+          section: row.section,
+          text: row.text,
+          key: String(row.id),
+          score: hit.score,
+          matched,
+          titleMatched,
+          headingMatched,
+        };
+        if (row.links) chunk.links = row.links;
+        if (row.spans) chunk.spans = row.spans;
+        chunks.push(chunk);
       }
       return {
         chunks,
