@@ -6,6 +6,9 @@ type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
 const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 
+/** Each client's endpoint, parsed once (a few clients per process: one per configured provider). */
+const endpoints = new Map<string, URL>();
+
 const safeJson = (text: string): unknown => {
   try {
     return JSON.parse(text);
@@ -26,7 +29,8 @@ const safeJson = (text: string): unknown => {
  */
 export async function openChatStream(client: OpenAI, body: Record<string, unknown>, signal?: AbortSignal): Promise<AsyncGenerator<Chunk>> {
   signal?.throwIfAborted();
-  const url = new URL(`${client.baseURL.replace(/\/+$/, "")}/chat/completions`);
+  let url = endpoints.get(client.baseURL);
+  if (!url) endpoints.set(client.baseURL, (url = new URL(`${client.baseURL.replace(/\/+$/, "")}/chat/completions`)));
   const payload = JSON.stringify(body);
   const headers: Record<string, string | number> = {
     "content-type": "application/json",
@@ -42,21 +46,26 @@ export async function openChatStream(client: OpenAI, body: Record<string, unknow
     request.on("error", (error) => reject(signal?.aborted ? error : new OpenAI.APIConnectionError({ cause: error })));
     request.end(payload);
   });
-  const responseHeaders = new Headers();
-  for (let i = 0; i < response.rawHeaders.length; i += 2) responseHeaders.append(response.rawHeaders[i]!, response.rawHeaders[i + 1]!);
   const status = response.statusCode ?? 0;
   if (status < 200 || status >= 300) {
     let text = "";
     response.setEncoding("utf8");
     for await (const piece of response) text += piece;
     const json = safeJson(text);
-    throw OpenAI.APIError.generate(status, json as object | undefined, json ? undefined : text, responseHeaders);
+    throw OpenAI.APIError.generate(status, json as object | undefined, json ? undefined : text, headersOf(response));
   }
-  return events(response, responseHeaders, signal);
+  return events(response, signal);
+}
+
+/** The response's headers as the SDK's errors carry them; built only for an error (a web Headers costs more than the parsing). */
+function headersOf(response: http.IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < response.rawHeaders.length; i += 2) headers.append(response.rawHeaders[i]!, response.rawHeaders[i + 1]!);
+  return headers;
 }
 
 /** The stream's `data:` payloads as JSON, up to `[DONE]`; an `error` payload or event throws as the SDK does. */
-async function* events(response: http.IncomingMessage, headers: Headers, signal: AbortSignal | undefined): AsyncGenerator<Chunk> {
+async function* events(response: http.IncomingMessage, signal: AbortSignal | undefined): AsyncGenerator<Chunk> {
   response.setEncoding("utf8");
   let buffer = "";
   let done = false;
@@ -81,9 +90,10 @@ async function* events(response: http.IncomingMessage, headers: Headers, signal:
           break;
         }
         const parsed = safeJson(data) as (Chunk & { error?: unknown; message?: string }) | undefined;
-        if (parsed === undefined) throw new OpenAI.APIError(undefined, undefined, `Could not parse a streamed chunk: ${data.slice(0, 200)}`, headers);
+        if (parsed === undefined)
+          throw new OpenAI.APIError(undefined, undefined, `Could not parse a streamed chunk: ${data.slice(0, 200)}`, headersOf(response));
         if (event === "error") throw new OpenAI.APIError(undefined, parsed.error as object, parsed.message, undefined);
-        if (parsed.error) throw new OpenAI.APIError(undefined, parsed.error as object, undefined, headers);
+        if (parsed.error) throw new OpenAI.APIError(undefined, parsed.error as object, undefined, headersOf(response));
         yield parsed;
       }
     }
