@@ -17,7 +17,7 @@ export function embeddedRetrieverChecks(name: string, setup: RetrieverSetup) {
       await cleanup?.();
       const weight = (word: string) => terms.find((t) => t.text === word)!.weight;
       expect(weight("reorder")).toBeGreaterThan(weight("table"));
-      // A word no passage holds weighs as much as the rarest one held.
+      // In an index this small, a word no passage holds weighs as much as the rarest one held (its absence says little).
       expect(weight("according")).toBeCloseTo(Math.max(...terms.filter((t) => t.text !== "according").map((t) => t.weight)), 9);
     });
 

@@ -1,5 +1,6 @@
 import type { QueryTerm } from "../../core/retriever.ts";
 import { queryWords, type TextAnalyzer } from "../../core/text-analyzer.ts";
+import { isEnglishWord } from "../english-words.ts";
 import { agentNouns } from "./agent-nouns.ts";
 import { FIELD } from "./segment.ts";
 import type { SearchTerm } from "./segment-search.ts";
@@ -47,10 +48,15 @@ export function queryTerms(query: string, segments: readonly LoadedSegment[], te
     const df = passagesHolding(term);
     terms.push({ term, text: word, id: termId(term), df, weight: Math.log(1 + (total - df + 0.5) / (df + 0.5)) });
   }
-  // A word no passage contains weighs as much as the rarest known one: enough to
-  // mark an off-topic question, not so much that one typo sinks a good answer.
+  // A word no passage contains: an English word the documentation lacks ("cheetah") weighs as
+  // BM25 weighs a term no passage holds, the most of any: the question is about something the
+  // sources never mention. Anything else (a typo spelling could not fix, an identifier) weighs as
+  // the rarest known word: enough to mark an off-topic question, not so much that it sinks a good answer.
   const rarest = Math.max(1, ...terms.filter((t) => t.df > 0).map((t) => t.weight));
-  for (const t of terms) if (t.df === 0) t.weight = rarest;
+  const absent = Math.log(1 + (total + 0.5) / 0.5);
+  // Only in an index large enough that a plain English word is missing for a reason (see GATING_MIN_CHUNKS).
+  const large = total >= GATING_MIN_CHUNKS;
+  for (const t of terms) if (t.df === 0) t.weight = large && isEnglishWord(t.text) ? absent : rarest;
   // In a large index, candidates come from the telling words; very common ones only rank them.
   const known = terms.filter((t) => t.df > 0);
   const telling = total >= GATING_MIN_CHUNKS ? known.filter((t) => t.df <= total * COMMON_SHARE) : known;

@@ -27,6 +27,23 @@ describe("embedded index on disk", () => {
   });
   const urls = async (index: ReturnType<typeof openSqliteIndex>, query: string) => (await index.retrieve({ query, limit: 5 })).chunks.map((h) => h.url);
 
+  it("in a large index, weighs an English word no passage holds above every held word, and a non-word as the rarest held", async () => {
+    const index = openSqliteIndex(tempFile());
+    const topics = ["vacuum", "index", "table", "column", "trigger", "view", "schema", "backup"];
+    const pages = Array.from({ length: 2000 }, (_, i) =>
+      page(ID, `https://x/${i}.html`, `Page ${i}`, `How the ${topics[i % topics.length]} works, part ${i}, with a ${topics[(i * 3) % topics.length]}.`),
+    );
+    await index.writer.replaceSource(ID, pages);
+    const { terms } = await index.retrieve({ query: "vacuum a table about cheetahs or qzxwv", limit: 5 });
+    index.close();
+    const weight = (word: string) => terms.find((t) => t.text === word)!.weight;
+    // A plain word of English that 2,000 passages never use says the question is about something else.
+    expect(weight("cheetahs")).toBeCloseTo(Math.log(1 + 2000.5 / 0.5), 9);
+    expect(weight("cheetahs")).toBeGreaterThan(weight("vacuum") + 2);
+    // A non-word (a typo spelling could not fix, an identifier) weighs no more than the rarest word held.
+    expect(weight("qzxwv")).toBeCloseTo(Math.max(weight("vacuum"), weight("table")), 9);
+  });
+
   it("serves what another connection committed once it refreshes, as a server sees a CLI's ingest", async () => {
     const file = tempFile();
     const server = openSqliteIndex(file, { preload: true });
