@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pRetry from "p-retry";
 import { DocentError, isAbortError } from "../core/errors.ts";
 import type { LanguageModel, ModelStreamPart } from "../core/language-model.ts";
+import { linkedSignal } from "./linked-signal.ts";
 import { backoffMs, retryDelayMs } from "./retry-timing.ts";
 
 export interface RetryPolicy {
@@ -48,7 +49,7 @@ async function retrying<T>(attempt: (signal: AbortSignal) => Promise<T>, caller:
   const started = performance.now();
   const deadline = new AbortController();
   const deadlineTimer = setTimeout(() => deadline.abort(), policy.deadlineMs);
-  const signal = caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal;
+  const signal = caller ? linkedSignal(caller, deadline.signal).signal : deadline.signal;
   let attempts = 0;
   let last: DocentError | undefined;
   // What the caller may wait before trying again when the provider said nothing.
@@ -59,9 +60,12 @@ async function retrying<T>(attempt: (signal: AbortSignal) => Promise<T>, caller:
         attempts++;
         const slow = new AbortController();
         const attemptTimer = setTimeout(() => slow.abort(), policy.attemptTimeoutMs);
+        const attemptSignal = linkedSignal(signal, slow.signal);
         try {
-          return await attempt(AbortSignal.any([signal, slow.signal]));
+          // On success the signal stays linked: the stream it started reads on, and a caller's abort must still reach it.
+          return await attempt(attemptSignal.signal);
         } catch (error) {
+          attemptSignal.dispose();
           if (slow.signal.aborted && !signal.aborted) {
             throw new DocentError("GATEWAY_TIMEOUT", `${who} gave no answer within ${seconds(policy.attemptTimeoutMs)}.`, {
               retryable: true,
