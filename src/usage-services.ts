@@ -5,6 +5,7 @@ import type { ServedCompletionStore } from "./core/served-completions.ts";
 import { createUsageLedger, type UsageLedger } from "./core/usage-ledger.ts";
 import { createUsageReport, type ReadUsage } from "./core/usage-report.ts";
 import type { UsageStore } from "./core/usage-store.ts";
+import { isPostgresUrl } from "./db/prisma-client.ts";
 import { createPrismaServedCompletions } from "./db/prisma-served-completions.ts";
 import { createPrismaUsageStore } from "./db/prisma-usage-store.ts";
 
@@ -26,11 +27,11 @@ const HOUR_MS = 3_600_000;
 
 export function createUsageServices(
   prisma: PrismaClient,
-  config: Pick<Config, "STORE_QUESTIONS" | "QUESTION_RETENTION_DAYS" | "USAGE_FLUSH_MS">,
+  config: Pick<Config, "STORE_QUESTIONS" | "QUESTION_RETENTION_DAYS" | "USAGE_FLUSH_MS" | "DATABASE_URL">,
   log: (line: string) => void = (l) => console.error(l),
 ): UsageServices {
   const store = createPrismaUsageStore(prisma);
-  const served = createPrismaServedCompletions(prisma);
+  const served = createPrismaServedCompletions(prisma, { postgres: isPostgresUrl(config.DATABASE_URL) });
   const ledger = createUsageLedger({
     usage: store,
     served,

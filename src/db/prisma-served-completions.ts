@@ -5,8 +5,25 @@ import type { ServedCompletion, ServedCompletionStore } from "../core/served-com
 const StoredReferences = z.array(z.object({ url: z.string(), title: z.string(), sourceId: z.string() }));
 const StoredIds = z.array(z.string());
 
-/** Records written in one transaction (measured: 10,000 long records took 4–6 s, past Prisma's 5 s limit). */
+/** Records written in one statement: 13 parameters each, within SQLite's 32,766 and PostgreSQL's 65,535. */
 const WRITE_CHUNK = 500;
+const COLUMNS = [
+  "id",
+  "keyId",
+  "createdAt",
+  "model",
+  "servedBy",
+  "interface",
+  "sourceIds",
+  "references",
+  "closest",
+  "refused",
+  "coverage",
+  "question",
+  "answer",
+]
+  .map((c) => `"${c}"`)
+  .join(", ");
 
 type Row = Awaited<ReturnType<PrismaClient["servedCompletion"]["findMany"]>>[number];
 
@@ -18,31 +35,35 @@ const fromRow = (row: Row): ServedCompletion => ({
   rating: row.rating === "up" || row.rating === "down" ? row.rating : null,
 });
 
-/** Served completions in the ServedCompletion table; lists are JSON text (the same in SQLite and PostgreSQL). */
-export function createPrismaServedCompletions(prisma: PrismaClient): ServedCompletionStore {
+/** Served completions in the ServedCompletion table; lists are JSON text (the same in SQLite and PostgreSQL). `postgres`: the client is PostgreSQL's (its placeholders are $1, $2…). */
+export function createPrismaServedCompletions(prisma: PrismaClient, { postgres = false }: { postgres?: boolean } = {}): ServedCompletionStore {
   return {
     async add(records) {
-      // A chunk a transaction: a backlog after an outage (thousands of records) would outlive one
-      // transaction's time limit and then fail at every later flush. Two queries a chunk, not one a
-      // record (Prisma compiles every query). A record already written (a retried batch, or a chunk
-      // that went through before a later one failed) is left as it is: it may have been rated since.
+      // One multi-row INSERT a chunk, written as SQL: Prisma's createMany compiles every row (300 rows
+      // took 85 ms, this 16 ms; it was a tenth of docent's CPU under load). A record already written (a
+      // retried batch, or a chunk that went through before a later one failed) is left as it is: it
+      // may have been rated since. Chunks keep a backlog after an outage within the parameter limits.
       for (let at = 0; at < records.length; at += WRITE_CHUNK) {
-        const chunk = records.slice(at, at + WRITE_CHUNK);
-        await prisma.$transaction(async (tx) => {
-          const written = new Set(
-            (await tx.servedCompletion.findMany({ where: { id: { in: chunk.map((r) => r.id) } }, select: { id: true } })).map((r) => r.id),
-          );
-          const fresh = chunk.filter((r) => !written.has(r.id));
-          if (fresh.length === 0) return;
-          await tx.servedCompletion.createMany({
-            data: fresh.map((r) => ({
-              ...r,
-              sourceIds: JSON.stringify(r.sourceIds),
-              references: JSON.stringify(r.references),
-              closest: JSON.stringify(r.closest),
-            })),
-          });
+        const values: unknown[] = [];
+        const rows = records.slice(at, at + WRITE_CHUNK).map((r) => {
+          const row = [
+            r.id,
+            r.keyId,
+            r.createdAt,
+            r.model,
+            r.servedBy,
+            r.interface,
+            JSON.stringify(r.sourceIds),
+            JSON.stringify(r.references),
+            JSON.stringify(r.closest),
+            r.refused,
+            r.coverage,
+            r.question,
+            r.answer,
+          ];
+          return `(${row.map((value) => (values.push(value), postgres ? `$${values.length}` : "?")).join(", ")})`;
         });
+        await prisma.$executeRawUnsafe(`INSERT INTO "ServedCompletion" (${COLUMNS}) VALUES ${rows.join(", ")} ON CONFLICT ("id") DO NOTHING`, ...values);
       }
     },
     async rate(id, keyId, { rating, comment, at }) {
