@@ -20,7 +20,9 @@ RUN npm run build && npm prune --omit=dev
 
 # --- run: the compiled service, its runtime dependencies, and what it reads at run time
 FROM node:22-slim
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8787 DATA_DIR=/data
+# A 32 MB young generation (V8's default is 16): far fewer scavenges under load (npm run bench -- rest:
+# about 1.4x the throughput) for a few tens of MB; override NODE_OPTIONS to change it.
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8787 DATA_DIR=/data NODE_OPTIONS=--max-semi-space-size=32
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

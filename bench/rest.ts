@@ -51,7 +51,8 @@ const DEMO_QUESTIONS = [
   "Which environment variables configure the rate limits?",
   "How do I use PostgreSQL instead of SQLite?",
 ];
-const docentCommand = values.compiled ? ["dist/main.js"] : ["--import", "tsx", "src/main.ts"];
+// As `npm run start:prod` and `npm start` run it (see package.json: the young generation's size is part of the figure).
+const docentCommand = ["--max-semi-space-size=32", ...(values.compiled ? ["dist/main.js"] : ["--import", "tsx", "src/main.ts"])];
 
 const upstream = await startChild(process.execPath, [path.join(import.meta.dirname, "rest/upstream.mjs")], { ready: /listening (\d+)/ });
 const relay = await startChild(process.execPath, [path.join(import.meta.dirname, "rest/relay.mjs"), `${upstream.url}/v1`], { ready: /listening (\d+)/ });
