@@ -61,7 +61,11 @@ export function createPrismaServedCompletions(prisma: PrismaClient, { postgres =
             r.question,
             r.answer,
           ];
-          return `(${row.map((value) => (values.push(value), postgres ? `$${values.length}` : "?")).join(", ")})`;
+          const placeholders = row.map((value) => {
+            values.push(value);
+            return postgres ? `$${values.length}` : "?";
+          });
+          return `(${placeholders.join(", ")})`;
         });
         await prisma.$executeRawUnsafe(`INSERT INTO "ServedCompletion" (${COLUMNS}) VALUES ${rows.join(", ")} ON CONFLICT ("id") DO NOTHING`, ...values);
       }
