@@ -33,7 +33,8 @@ const limits: FuzzContext["limits"] = {
 
 const child = spawn(
   process.execPath,
-  [...(process.env.BENCH_FUZZ_SERVER_ARGS?.split(" ") ?? []), "--import", "tsx", path.join(import.meta.dirname, "fuzz-server.ts")],
+  // The young generation as `npm start` sizes it (see package.json), then any flags of the caller's.
+  ["--max-semi-space-size=32", ...(process.env.BENCH_FUZZ_SERVER_ARGS?.split(" ") ?? []), "--import", "tsx", path.join(import.meta.dirname, "fuzz-server.ts")],
   { stdio: ["pipe", "pipe", "inherit"] },
 );
 const lines = readline.createInterface({ input: child.stdout! });
