@@ -160,6 +160,8 @@ export const ConfigSchema = z.object({
   STORE_QUESTIONS: flag(false),
   /** Stored question, answer and feedback-comment text is cleared after this many days. */
   QUESTION_RETENTION_DAYS: int(1, 3650, 30),
+  /** Served completions (what feedback and the gap report read) are deleted after this many days, so the table does not grow without end. */
+  SERVED_RETENTION_DAYS: int(1, 3650, 90),
   /** How often usage and served completions are written (a crash loses at most this much; a graceful stop none). */
   USAGE_FLUSH_MS: int(100, 3_600_000, 1000),
 });

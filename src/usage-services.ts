@@ -19,6 +19,8 @@ export interface UsageServices {
   submitFeedback: SubmitFeedback;
   /** Clears stored text older than QUESTION_RETENTION_DAYS; run at start and hourly. */
   forgetOldText(): Promise<number>;
+  /** Deletes served completions older than SERVED_RETENTION_DAYS (also at start and hourly); how many. */
+  forgetOldServed(): Promise<number>;
   /** Writes what is buffered and stops the timers: before the database closes. */
   close(): Promise<void>;
 }
@@ -27,7 +29,7 @@ const HOUR_MS = 3_600_000;
 
 export function createUsageServices(
   prisma: PrismaClient,
-  config: Pick<Config, "STORE_QUESTIONS" | "QUESTION_RETENTION_DAYS" | "USAGE_FLUSH_MS" | "DATABASE_URL">,
+  config: Pick<Config, "STORE_QUESTIONS" | "QUESTION_RETENTION_DAYS" | "SERVED_RETENTION_DAYS" | "USAGE_FLUSH_MS" | "DATABASE_URL">,
   log: (line: string) => void = (l) => console.error(l),
 ): UsageServices {
   const store = createPrismaUsageStore(prisma);
@@ -40,9 +42,13 @@ export function createUsageServices(
     onError: (error) => log(`docent: usage could not be written yet (kept for the next try): ${(error as Error)?.message ?? error}`),
   });
   const forgetOldText = () => served.forgetText(new Date(Date.now() - config.QUESTION_RETENTION_DAYS * 24 * HOUR_MS));
+  const forgetOldServed = () => served.forget(new Date(Date.now() - config.SERVED_RETENTION_DAYS * 24 * HOUR_MS));
   let forgetting: Promise<unknown> = Promise.resolve();
   const forget = () => {
-    forgetting = forgetOldText().catch((error) => log(`docent: old question text could not be cleared: ${(error as Error)?.message ?? error}`));
+    forgetting = Promise.all([
+      forgetOldText().catch((error) => log(`docent: old question text could not be cleared: ${(error as Error)?.message ?? error}`)),
+      forgetOldServed().catch((error) => log(`docent: old served completions could not be deleted: ${(error as Error)?.message ?? error}`)),
+    ]);
   };
   forget();
   const retention = setInterval(forget, HOUR_MS);
@@ -54,6 +60,7 @@ export function createUsageServices(
     read: createUsageReport({ usage: store, flush: ledger.flush }),
     submitFeedback: createFeedback({ served, flush: ledger.flush }),
     forgetOldText,
+    forgetOldServed,
     async close() {
       clearInterval(retention);
       await forgetting;

@@ -154,7 +154,7 @@ describe("feedback", () => {
 describe("feedback with question storage", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ STORE_QUESTIONS: "1", QUESTION_RETENTION_DAYS: "2" });
+    server = await startTestServer({ STORE_QUESTIONS: "1", QUESTION_RETENTION_DAYS: "2", SERVED_RETENTION_DAYS: "10" });
   });
   afterAll(() => server.close());
 
@@ -189,5 +189,22 @@ describe("feedback with question storage", () => {
     expect(after.get("chatcmpl-old")).toMatchObject({ question: null, answer: null, comment: null });
     expect(after.get("chatcmpl-recent")).toMatchObject({ question: QUESTION });
     expect(after.get(completion.id)).toMatchObject({ question: QUESTION, rating: "down" });
+  });
+
+  it("deletes served completions older than SERVED_RETENTION_DAYS; feedback on one then finds nothing", async () => {
+    const served = server.services.usage.served;
+    const [any] = await served.list({ since: new Date(0) });
+    await served.add([{ ...any!, id: "chatcmpl-ancient", createdAt: new Date(Date.now() - 11 * 86_400_000) }]);
+    expect(await server.services.usage.forgetOldServed()).toBe(1);
+    const ids = (await served.list({ since: new Date(0) })).map((c) => c.id);
+    expect(ids).not.toContain("chatcmpl-ancient");
+    expect(ids.length).toBeGreaterThan(0);
+    const response = await fetch(`${server.url}/v1/feedback`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ completion_id: "chatcmpl-ancient", rating: "down" }),
+    });
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("completion_not_found");
   });
 });

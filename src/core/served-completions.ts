@@ -50,4 +50,6 @@ export interface ServedCompletionStore {
   list(query: ServedCompletionQuery): Promise<ServedCompletion[]>;
   /** Clears question and answer text of completions served before `before`; returns how many were cleared. */
   forgetText(before: Date): Promise<number>;
+  /** Deletes completions served before `before`, ratings and all; returns how many were deleted. */
+  forget(before: Date): Promise<number>;
 }

@@ -24,6 +24,7 @@ function memoryStores() {
     rate: async () => false,
     list: async () => [],
     forgetText: async () => 0,
+    forget: async () => 0,
   };
   return { usage, served, batches, records, fail: (on: boolean) => void (failing = on) };
 }

@@ -146,6 +146,16 @@ export function usageStoreContract(name: string, setup: () => Promise<UsageStore
         expect(all.find((r) => r.id === "chatcmpl-00007")).toMatchObject({ rating: "down" });
       }));
 
+    it("deletes completions served before a time, rated or not, and keeps the later ones", () =>
+      withStores(async ({ served: store }) => {
+        await store.add([served("chatcmpl-old"), served("chatcmpl-new", { createdAt: new Date("2026-11-25T10:00:00.000Z") })]);
+        await store.rate("chatcmpl-old", "k1", { rating: "down", comment: null, at: new Date("2026-11-20T12:00:00Z") });
+        expect(await store.forget(new Date("2026-11-22T00:00:00Z"))).toBe(1);
+        expect(await store.forget(new Date("2026-11-22T00:00:00Z"))).toBe(0);
+        expect((await store.list({ since: new Date(0) })).map((r) => r.id)).toEqual(["chatcmpl-new"]);
+        expect(await store.rate("chatcmpl-old", "k1", { rating: "up", comment: null, at: new Date() })).toBe(false);
+      }));
+
     it("forgets question, answer and comment text of completions served before a time, keeping the rest", () =>
       withStores(async ({ served: store }) => {
         await store.add([served("chatcmpl-old"), served("chatcmpl-new", { createdAt: new Date("2026-11-25T10:00:00.000Z") })]);

@@ -81,6 +81,10 @@ export function createPrismaServedCompletions(prisma: PrismaClient, { postgres =
       });
       return rows.map(fromRow);
     },
+    async forget(before) {
+      const { count } = await prisma.servedCompletion.deleteMany({ where: { createdAt: { lt: before } } });
+      return count;
+    },
     async forgetText(before) {
       const { count } = await prisma.servedCompletion.updateMany({
         where: { createdAt: { lt: before }, OR: [{ question: { not: null } }, { answer: { not: null } }, { comment: { not: null } }] },
