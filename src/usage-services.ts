@@ -5,7 +5,6 @@ import type { ServedCompletionStore } from "./core/served-completions.ts";
 import { createUsageLedger, type UsageLedger } from "./core/usage-ledger.ts";
 import { createUsageReport, type ReadUsage } from "./core/usage-report.ts";
 import type { UsageStore } from "./core/usage-store.ts";
-import { isPostgresUrl } from "./db/prisma-client.ts";
 import { createPrismaServedCompletions } from "./db/prisma-served-completions.ts";
 import { createPrismaUsageStore } from "./db/prisma-usage-store.ts";
 
@@ -29,11 +28,11 @@ const HOUR_MS = 3_600_000;
 
 export function createUsageServices(
   prisma: PrismaClient,
-  config: Pick<Config, "STORE_QUESTIONS" | "QUESTION_RETENTION_DAYS" | "SERVED_RETENTION_DAYS" | "USAGE_FLUSH_MS" | "DATABASE_URL">,
+  config: Pick<Config, "STORE_QUESTIONS" | "QUESTION_RETENTION_DAYS" | "SERVED_RETENTION_DAYS" | "USAGE_FLUSH_MS">,
   log: (line: string) => void = (l) => console.error(l),
 ): UsageServices {
   const store = createPrismaUsageStore(prisma);
-  const served = createPrismaServedCompletions(prisma, { postgres: isPostgresUrl(config.DATABASE_URL) });
+  const served = createPrismaServedCompletions(prisma);
   const ledger = createUsageLedger({
     usage: store,
     served,

@@ -7,7 +7,7 @@ const StoredIds = z.array(z.string());
 
 /** Records written in one statement: 13 parameters each, within SQLite's 32,766 and PostgreSQL's 65,535. */
 const WRITE_CHUNK = 500;
-const COLUMNS = [
+const COLUMN_NAMES = [
   "id",
   "keyId",
   "createdAt",
@@ -21,9 +21,9 @@ const COLUMNS = [
   "coverage",
   "question",
   "answer",
-]
-  .map((c) => `"${c}"`)
-  .join(", ");
+];
+const COLUMNS = COLUMN_NAMES.map((c) => `"${c}"`).join(", ");
+const COLUMN_COUNT = COLUMN_NAMES.length;
 
 type Row = Awaited<ReturnType<PrismaClient["servedCompletion"]["findMany"]>>[number];
 
@@ -35,8 +35,8 @@ const fromRow = (row: Row): ServedCompletion => ({
   rating: row.rating === "up" || row.rating === "down" ? row.rating : null,
 });
 
-/** Served completions in the ServedCompletion table; lists are JSON text (the same in SQLite and PostgreSQL). `postgres`: the client is PostgreSQL's (its placeholders are $1, $2…). */
-export function createPrismaServedCompletions(prisma: PrismaClient, { postgres = false }: { postgres?: boolean } = {}): ServedCompletionStore {
+/** Served completions in the ServedCompletion table; lists are JSON text (the same in SQLite and PostgreSQL). */
+export function createPrismaServedCompletions(prisma: PrismaClient): ServedCompletionStore {
   return {
     async add(records) {
       // One multi-row INSERT a chunk, written as SQL: Prisma's createMany compiles every row (300 rows
@@ -44,30 +44,27 @@ export function createPrismaServedCompletions(prisma: PrismaClient, { postgres =
       // retried batch, or a chunk that went through before a later one failed) is left as it is: it
       // may have been rated since. Chunks keep a backlog after an outage within the parameter limits.
       for (let at = 0; at < records.length; at += WRITE_CHUNK) {
-        const values: unknown[] = [];
-        const rows = records.slice(at, at + WRITE_CHUNK).map((r) => {
-          const row = [
-            r.id,
-            r.keyId,
-            r.createdAt,
-            r.model,
-            r.servedBy,
-            r.interface,
-            JSON.stringify(r.sourceIds),
-            JSON.stringify(r.references),
-            JSON.stringify(r.closest),
-            r.refused,
-            r.coverage,
-            r.question,
-            r.answer,
-          ];
-          const placeholders = row.map((value) => {
-            values.push(value);
-            return postgres ? `$${values.length}` : "?";
-          });
-          return `(${placeholders.join(", ")})`;
-        });
-        await prisma.$executeRawUnsafe(`INSERT INTO "ServedCompletion" (${COLUMNS}) VALUES ${rows.join(", ")} ON CONFLICT ("id") DO NOTHING`, ...values);
+        const chunk = records.slice(at, at + WRITE_CHUNK);
+        const values = chunk.flatMap((r) => [
+          r.id,
+          r.keyId,
+          r.createdAt,
+          r.model,
+          r.servedBy,
+          r.interface,
+          JSON.stringify(r.sourceIds),
+          JSON.stringify(r.references),
+          JSON.stringify(r.closest),
+          r.refused,
+          r.coverage,
+          r.question,
+          r.answer,
+        ]);
+        // The statement as a template's parts, one before each value: this client's own runtime then
+        // writes its placeholders (`?` for SQLite, `$n` for PostgreSQL).
+        const strings = values.map((_, j) => (j === 0 ? `INSERT INTO "ServedCompletion" (${COLUMNS}) VALUES (` : j % COLUMN_COUNT === 0 ? "), (" : ", "));
+        strings.push(`) ON CONFLICT ("id") DO NOTHING`);
+        await prisma.$executeRaw(Object.assign(strings, { raw: strings }) as unknown as TemplateStringsArray, ...values);
       }
     },
     async rate(id, keyId, { rating, comment, at }) {

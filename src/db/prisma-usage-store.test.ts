@@ -40,6 +40,6 @@ describe.skipIf(!cluster)(`PostgreSQL${cluster ? "" : " (skipped: PostgreSQL ser
     const url = cluster!.url.replace(/\/[^/]*$/, `/${name}`);
     await migratePostgres(url);
     const prisma = await createPostgresClient(url);
-    return { usage: createPrismaUsageStore(prisma), served: createPrismaServedCompletions(prisma, { postgres: true }), cleanup: () => prisma.$disconnect() };
+    return { usage: createPrismaUsageStore(prisma), served: createPrismaServedCompletions(prisma), cleanup: () => prisma.$disconnect() };
   });
 });
