@@ -59,7 +59,7 @@ export function queryTerms(query: string, segments: readonly LoadedSegment[], te
   for (const t of terms) if (t.df === 0) t.weight = large && isEnglishWord(t.text) ? absent : rarest;
   // In a large index, candidates come from the telling words; very common ones only rank them.
   const known = terms.filter((t) => t.df > 0);
-  const telling = total >= GATING_MIN_CHUNKS ? known.filter((t) => t.df <= total * COMMON_SHARE) : known;
+  const telling = large ? known.filter((t) => t.df <= total * COMMON_SHARE) : known;
   const selectors = new Set(telling.length > 0 ? telling : [...known].sort((a, b) => a.df - b.df).slice(0, 2));
   const search: SearchTerm[] = terms.map((t) => ({ id: t.id, selects: selectors.has(t) }));
   const aliasOf: number[] = [];
