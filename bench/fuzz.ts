@@ -5,6 +5,7 @@ import readline from "node:readline";
 import { Worker } from "node:worker_threads";
 import { loadConfig } from "../src/config.ts";
 import { type FuzzContext, type FuzzRequest, MAKERS, type Maker, makeRng } from "./fuzz-bodies.ts";
+import { nodeFlags } from "./rest/processes.ts";
 
 /**
  * `npm run bench -- fuzz [--worst]`: hostile bodies against the real server
@@ -33,8 +34,8 @@ const limits: FuzzContext["limits"] = {
 
 const child = spawn(
   process.execPath,
-  // The young generation as `npm start` sizes it (see package.json), then any flags of the caller's.
-  ["--max-semi-space-size=32", ...(process.env.BENCH_FUZZ_SERVER_ARGS?.split(" ") ?? []), "--import", "tsx", path.join(import.meta.dirname, "fuzz-server.ts")],
+  // The node flags `npm run start:prod` uses, then any of the caller's.
+  [...nodeFlags(), ...(process.env.BENCH_FUZZ_SERVER_ARGS?.split(" ") ?? []), "--import", "tsx", path.join(import.meta.dirname, "fuzz-server.ts")],
   { stdio: ["pipe", "pipe", "inherit"] },
 );
 const lines = readline.createInterface({ input: child.stdout! });

@@ -8,7 +8,7 @@ import { migrateDatabase } from "../src/db/migrate-database.ts";
 import { createSqliteClient } from "../src/db/prisma-client.ts";
 import { createPrismaKeyStore } from "../src/db/prisma-key-store.ts";
 import { firstTokenDelays } from "./rest/first-token.ts";
-import { type Child, ROOT, startChild } from "./rest/processes.ts";
+import { type Child, nodeFlags, ROOT, startChild } from "./rest/processes.ts";
 import { summarizeProfile } from "./rest/profile-summary.ts";
 import { replicaDataDir } from "./rest/replica-data-dir.ts";
 
@@ -51,8 +51,8 @@ const DEMO_QUESTIONS = [
   "Which environment variables configure the rate limits?",
   "How do I use PostgreSQL instead of SQLite?",
 ];
-// As `npm run start:prod` and `npm start` run it (see package.json: the young generation's size is part of the figure).
-const docentCommand = ["--max-semi-space-size=32", ...(values.compiled ? ["dist/main.js"] : ["--import", "tsx", "src/main.ts"])];
+// With the node flags `npm run start:prod` uses (the young generation's size is part of the figure).
+const docentCommand = [...nodeFlags(), ...(values.compiled ? ["dist/main.js"] : ["--import", "tsx", "src/main.ts"])];
 
 const upstream = await startChild(process.execPath, [path.join(import.meta.dirname, "rest/upstream.mjs")], { ready: /listening (\d+)/ });
 const relay = await startChild(process.execPath, [path.join(import.meta.dirname, "rest/relay.mjs"), `${upstream.url}/v1`], { ready: /listening (\d+)/ });

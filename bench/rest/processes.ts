@@ -5,6 +5,12 @@ import { ConfigSchema } from "../../src/config.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
+/** The node flags `npm run start:prod` runs docent with (package.json), so benches measure the service as it runs. */
+export function nodeFlags(): string[] {
+  const script: string = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts["start:prod"];
+  return script.split(/\s+/).filter((word) => word.startsWith("--"));
+}
+
 export interface Child {
   child: ChildProcess;
   /** The base URL it serves, once ready. */
