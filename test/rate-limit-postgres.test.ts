@@ -40,6 +40,18 @@ describe.skipIf(!postgres)(`rate limits in PostgreSQL${skipped}`, () => {
     }
   });
 
+  it("lets instances that start together make the table once (no 'already exists' from the race)", async () => {
+    // Instances behind one load balancer start at the same moment; each one's CREATE TABLE IF NOT EXISTS can race the other's.
+    for (let round = 0; round < 5; round++) {
+      const tableName = `race_${round}_${randomUUID().slice(0, 8)}`;
+      const started = await Promise.allSettled(
+        Array.from({ length: 4 }, () => createPostgresRateLimiter(postgres!.url, { perMinute: 5, concurrent: 2 }, { tableName })),
+      );
+      await Promise.all(started.map((s) => (s.status === "fulfilled" ? s.value.close() : undefined)));
+      expect(started.map((s) => (s.status === "rejected" ? String(s.reason) : "ok"))).toEqual(["ok", "ok", "ok", "ok"]);
+    }
+  });
+
   it("makes its own table in the database", async () => {
     const limiter = await createRateLimiter({ DATABASE_URL: postgres!.url, RATE_LIMIT_PER_MINUTE: 1, MAX_CONCURRENT_PER_KEY: 0 });
     await limiter.acquire("table-check");

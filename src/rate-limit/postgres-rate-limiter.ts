@@ -29,10 +29,19 @@ export async function createPostgresRateLimiter(
       const store: RateLimiterPostgres = new RateLimiterPostgres(options, (error) => (error ? reject(error) : resolve({ store, limit })));
     });
   try {
-    // Both counters share one table (rows keyed minute:<key id> and concurrent:<key id>).
-    const perMinute = limits.perMinute > 0 ? await counter("minute", limits.perMinute, 60) : null;
-    const concurrent = limits.concurrent > 0 ? await counter("concurrent", limits.concurrent, leaseSeconds) : null;
-    return { ...makeFlexibleRateLimiter({ perMinute, concurrent }), close: () => pool.end() };
+    // Instances started together would race the library's CREATE TABLE IF NOT EXISTS ("type … already exists"):
+    // one creator at a time across processes, as the migrations run.
+    const lock = await pool.connect();
+    try {
+      await lock.query("SELECT pg_advisory_lock(72707370)");
+      // Both counters share one table (rows keyed minute:<key id> and concurrent:<key id>).
+      const perMinute = limits.perMinute > 0 ? await counter("minute", limits.perMinute, 60) : null;
+      const concurrent = limits.concurrent > 0 ? await counter("concurrent", limits.concurrent, leaseSeconds) : null;
+      return { ...makeFlexibleRateLimiter({ perMinute, concurrent }), close: () => pool.end() };
+    } finally {
+      await lock.query("SELECT pg_advisory_unlock(72707370)").catch(() => {});
+      lock.release();
+    }
   } catch (error) {
     await pool.end();
     throw error;
