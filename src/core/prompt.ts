@@ -20,8 +20,10 @@ Answer concisely, in the language of the question.`;
 
 const TAG_NAME = "documentation";
 
+const TAG_LIKE = new RegExp(`<(/?)(${TAG_NAME}-)`, "gi");
+
 /** Defuses anything in third-party text that looks like the block's tags (`<documentation-…`, `</documentation-…`). */
-const defuse = (text: string) => text.replace(new RegExp(`<(/?)(${TAG_NAME}-)`, "gi"), "‹$1$2");
+const defuse = (text: string) => text.replace(TAG_LIKE, "‹$1$2");
 
 export function renderContext(documents: readonly GroundingDocument[]): string {
   return documents
