@@ -29,8 +29,9 @@ const shared = path.resolve(bench, "../../shared/eval");
  * to accept or reject changes, as was check3 (written with heldout2, in
  * everyday words, so it leaves room to show a gain); heldout and heldout2 (written a round later,
  * questions that describe a task in everyday words) were written before any
- * result of them was seen and are never tuned on; offtopic is questions no
- * source covers.
+ * result of them was seen and are never tuned on, as was heldout3 (written by
+ * a helper who never saw docent answer: longer, more specific questions);
+ * offtopic is questions no source covers.
  */
 export const EVAL_SETS: EvalSet[] = [
   { name: "dev", file: path.join(shared, "dev.jsonl") },
@@ -39,6 +40,7 @@ export const EVAL_SETS: EvalSet[] = [
   { name: "check3", file: path.join(bench, "check3-questions.jsonl") },
   { name: "heldout", file: path.join(bench, "heldout-questions.jsonl"), heldOut: true },
   { name: "heldout2", file: path.join(bench, "heldout2-questions.jsonl"), heldOut: true },
+  { name: "heldout3", file: path.join(bench, "heldout3-questions.jsonl"), heldOut: true },
   { name: "offtopic", file: path.join(bench, "offtopic-questions.jsonl") },
 ];
 
