@@ -45,6 +45,25 @@ describe("extractHtml", () => {
     expect(all).not.toMatch(/sidebar text|Copyright|¶|Table of Contents/);
   });
 
+  it("drops footnote markers, which a quoted sentence would carry as a citation like [1], and keeps the footnotes' text", () => {
+    const page = extractHtml(`<html><head><title>Quickstart</title></head><body><div class="body" role="main">
+<section id="templates"><h1>Templates</h1>
+<p>Inside templates you also have access to the <code>config</code> and <code>g</code><a class="footnote-reference brackets" href="#id3" id="id2" role="doc-noteref"><span class="fn-bracket">[</span>1<span class="fn-bracket">]</span></a> objects.</p>
+<p>Numeric types<a href="#ftn.x" class="footnote"><sup class="footnote" id="x">[7]</sup></a> and real<a href="#ftn.y" class="footnoteref"><sup class="footnoteref">[a]</sup></a> map to double.</p>
+<p>Send it to the maintainer<span class="footnote"><br />[The current maintainer: Junio]</span> by mail.</p>
+<aside class="footnote brackets" id="id3" role="doc-footnote"><span class="label">1</span><p>Unsure what the g object is?</p></aside>
+<div class="footnotes"><div id="ftn.x" class="footnote"><p><a href="#x" class="para"><sup class="para">[7] </sup></a>Precision depends on the platform.</p></div></div>
+</section></div></body></html>`);
+    const text = page.sections.map((s) => s.text).join("\n");
+    expect(text).toContain("access to the config and g objects.");
+    expect(text).toContain("Numeric types and real map to double.");
+    expect(text).not.toMatch(/\[1\]|\[7\]|\[a\]/);
+    // A footnote's own text stays: inline (AsciiDoc) and at the end of the page (DocBook).
+    expect(text).toContain("[The current maintainer: Junio]");
+    expect(text).toContain("Precision depends on the platform.");
+    expect(text).toContain("Unsure what the g object is?");
+  });
+
   it("drops a hand-written site's menus, tagline and table of contents, and never the document's doctype", () => {
     // As SQLite's pages: no <main>, chrome in classed <div>s.
     const page = extractHtml(`<!DOCTYPE html>

@@ -10,6 +10,18 @@ const CHROME_CLASS = new RegExp(`\\b(sphinxsidebar|related|navheader|navfooter|h
 const CHROME_ID = new RegExp(`^(${CHROME})$`);
 const BLOCK = new Set(["p", "div", "li", "ul", "ol", "pre", "tr", "table", "dd", "dt", "dl", "blockquote", "section", "article", "br", "hr", "td", "th"]);
 const CONTENT_ROOTS = ["main", "[role=main]", "article", "div.body", "div.document", "#content", "div.content"];
+/**
+ * A footnote's marker in the running text (Sphinx `role=doc-noteref`, DocBook
+ * `a.footnote`/`sup.footnoteref`): "[1]" out of its page is noise, and a quoted
+ * sentence would carry it as a citation of the wrong reference. The notes'
+ * own text (DocBook's `div.footnote`, AsciiDoc's inline `span.footnote`) stays.
+ */
+const FOOTNOTE_MARKER = /\b(footnote-reference|footnoteref|citation-reference)\b/;
+const isFootnoteMarker = (el: HTMLElement, tag: string, cls: string) =>
+  el.getAttribute("role") === "doc-noteref" ||
+  ((tag === "a" || tag === "sup") && (FOOTNOTE_MARKER.test(cls) || /^footnote$/.test(cls))) ||
+  // …and any in-page link that is only a bracketed label, such as a note's link back to its marker.
+  (tag === "a" && (el.getAttribute("href") ?? "").startsWith("#") && /^\s*\[[\w*†‡§]{1,4}\]\s*$/u.test(el.text));
 
 /** An empty `<a name="x"></a>` (or `id`) right before a heading, as SQLite's pages mark their sections. */
 function markerBefore(heading: HTMLElement): string {
@@ -115,9 +127,11 @@ export function extractHtml(html: string): ExtractedPage {
     if (node.nodeType !== 1) return;
     const el = node as HTMLElement;
     const tag = el.rawTagName?.toLowerCase() ?? "";
-    if (DROP.has(tag)) return;
     const cls = el.getAttribute?.("class") ?? "";
+    // A Sphinx footnote's text is an <aside>, which is otherwise a sidebar.
+    if (DROP.has(tag) && !(tag === "aside" && el.getAttribute("role") === "doc-footnote")) return;
     if (cls && CHROME_CLASS.test(cls)) return;
+    if (isFootnoteMarker(el, tag, cls)) return;
     if (el.id && CHROME_ID.test(el.id)) return;
     const level = /^h([1-6])$/.exec(tag);
     if (level) {
