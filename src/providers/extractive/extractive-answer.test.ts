@@ -28,6 +28,22 @@ describe("extractiveAnswer", () => {
     expect(answer).not.toContain("weather");
   });
 
+  it("quotes a sentence without the source's own bracketed note numbers, so only its citation reads as one", () => {
+    const pages: GroundingDocument[] = [
+      { referenceNumber: 1, title: "Logging", section: "", url: "https://x/logging.html", text: "Messages are logged with the app logger." },
+      {
+        referenceNumber: 2,
+        title: "Quickstart",
+        section: "Templates",
+        url: "https://x/quickstart.html",
+        text: "Inside templates you also have access to the config, request, session and g [1] objects as well as the url_for() function and sys.argv[2], `a [2]` in code.",
+      },
+    ];
+    const answer = extractiveAnswer("What can I access inside templates: config, request, session?", pages);
+    expect(answer).toContain("session and g objects as well as the url_for() function and sys.argv[2], `a [2]` in code. [2]");
+    expect(answer).not.toMatch(/g \[1\]/);
+  });
+
   it("quotes a sentence found on two pages once, citing both", () => {
     const answer = extractiveAnswer("physically reordered clustered table index", docs);
     expect(answer.match(/physically reordered/g)).toHaveLength(1);

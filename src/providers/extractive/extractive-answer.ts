@@ -109,6 +109,19 @@ function render(block: Block): string {
 /** The page of a document: its URL without the section's anchor. */
 const pageOf = (doc: Pick<GroundingDocument, "url">) => doc.url.replace(/#.*$/, "");
 
+/**
+ * A quoted sentence without its source's own note numbers ("session and g [1]
+ * objects"): in the answer a bracketed number is a citation, and this one
+ * would cite whatever reference 1 is. Code spans keep theirs.
+ */
+const withoutNoteNumbers = (text: string) =>
+  text
+    .split(/(`[^`]*`)/)
+    // Only a free-standing one: `argv[2]` glued to its name is an index, not a note.
+    .map((part, i) => (i % 2 ? part : part.replace(/(?:^|\s)\[\d{1,3}(?:,\s*\d{1,3})*\](?![\w(])/g, "")))
+    .join("")
+    .trim();
+
 const same = (a: string, b: string) => a.replace(/\s+/g, " ").toLowerCase() === b.replace(/\s+/g, " ").toLowerCase();
 
 const jaccard = (a: Set<string>, b: Set<string>) => {
@@ -213,7 +226,7 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   for (const c of picked) {
     const block = askedFor(c);
     if (block && shown.has(block)) continue; // its list is already quoted whole
-    const sentence = `${c.text} [${[c.reference, ...c.alsoIn].join(", ")}]`;
+    const sentence = `${withoutNoteNumbers(c.text)} [${[c.reference, ...c.alsoIn].join(", ")}]`;
     if (block?.kind === "list" && c.follow === block && !c.text.endsWith(":")) {
       // A list item brings its whole list: the list is the answer, cited once.
       answer += `${answer ? "\n\n" : ""}${render(block)} [${[c.reference, ...c.alsoIn].join(", ")}]\n\n`;
