@@ -38,8 +38,12 @@ export function citedSentences(answer: string): CitedSentence[] {
   return out;
 }
 
-/** Text as compared: no whitespace, no Markdown emphasis or code marks, no Sphinx pilcrows. */
-const comparable = (text: string) => text.replace(/[\s¶*_`]+/g, "");
+/**
+ * Text as compared: no whitespace, no Markdown emphasis or code marks, no Sphinx
+ * pilcrows, and no bracketed numbers on either side ("g[1] objects": a footnote's
+ * marker in the page, which docent leaves out of what it quotes).
+ */
+const comparable = (text: string) => text.replace(/[\s¶*_`]+/g, "").replace(/\[\d{1,3}\]/g, "");
 
 interface Tally {
   cited: number;
