@@ -121,6 +121,9 @@ describe("fresh sources", () => {
     const resource = listed.data.find((s: { id: string }) => s.id === sourceId);
     expect(resource.last_sync).toMatchObject({ status: "ok", trigger: "schedule", changed: 1, not_modified: 3, error: null });
     expect(resource.last_synced_at).toBe(resource.last_sync.finished_at);
+    // The CLI's list is the same resource, for scripts that read either, with the refresh interval an operator set.
+    const cliListed = JSON.parse((await cli("sources", "list", "--json")).stdout);
+    expect(cliListed).toEqual([{ ...resource, refresh_seconds: 3600 }]);
 
     const metrics = parseMetrics(await (await fetch(`${server!.url}/metrics`)).text());
     expect(metrics.value("docent_source_syncs_total", { status: "ok" })).toBeGreaterThanOrEqual(1);

@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { AppServices } from "../app-services.ts";
+import { sourceResource } from "../core/resources.ts";
 import type { SourceInfo } from "../core/source-catalog.ts";
 import type { SyncSummary } from "../core/source-sync.ts";
 import { crawl, folderOf } from "../ingest/crawl.ts";
@@ -178,18 +179,8 @@ export async function sourcesCommand(
       if (flags.json) {
         print(
           JSON.stringify(
-            sources.map((s) => ({
-              id: s.id,
-              name: s.name,
-              description: s.description,
-              base_url: s.baseUrl,
-              pages: s.pages,
-              chunks: s.chunks,
-              updated_at: s.updatedAt.toISOString(),
-              refresh_seconds: s.refreshSeconds ?? null,
-              last_synced_at: s.lastSyncedAt?.toISOString() ?? null,
-              last_sync: s.lastSync ?? null,
-            })),
+            // The shape GET /v1/sources gives (scripts read both), plus the refresh interval only an operator sets.
+            sources.map((s) => ({ ...sourceResource(s), refresh_seconds: s.refreshSeconds ?? null })),
           ),
         );
       } else {
