@@ -61,7 +61,8 @@ export function createPrismaServedCompletions(prisma: PrismaClient): ServedCompl
           r.answer,
         ]);
         // The statement as a template's parts, one before each value: this client's own runtime then
-        // writes its placeholders (`?` for SQLite, `$n` for PostgreSQL).
+        // writes its placeholders (`?` for SQLite, `$n` for PostgreSQL). Not Prisma.sql/Prisma.join: the
+        // SQLite and PostgreSQL clients are two generated runtimes, and one does not know the other's fragments.
         const strings = values.map((_, j) => (j === 0 ? `INSERT INTO "ServedCompletion" (${COLUMNS}) VALUES (` : j % COLUMN_COUNT === 0 ? "), (" : ", "));
         strings.push(`) ON CONFLICT ("id") DO NOTHING`);
         await prisma.$executeRaw(Object.assign(strings, { raw: strings }) as unknown as TemplateStringsArray, ...values);
