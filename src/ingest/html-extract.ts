@@ -19,7 +19,7 @@ const CONTENT_ROOTS = ["main", "[role=main]", "article", "div.body", "div.docume
 const FOOTNOTE_MARKER = /\b(footnote-reference|footnoteref|citation-reference)\b/;
 const isFootnoteMarker = (el: HTMLElement, tag: string, cls: string) =>
   el.getAttribute("role") === "doc-noteref" ||
-  ((tag === "a" || tag === "sup") && (FOOTNOTE_MARKER.test(cls) || /^footnote$/.test(cls))) ||
+  ((tag === "a" || tag === "sup") && (cls === "footnote" || FOOTNOTE_MARKER.test(cls))) ||
   // …and any in-page link that is only a bracketed label, such as a note's link back to its marker.
   (tag === "a" && (el.getAttribute("href") ?? "").startsWith("#") && /^\s*\[[\w*†‡§]{1,4}\]\s*$/u.test(el.text));
 

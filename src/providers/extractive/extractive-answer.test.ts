@@ -20,6 +20,15 @@ const docs: GroundingDocument[] = [
   },
 ];
 
+/** A page given as context: its reference number, title, file and text. */
+const page = (referenceNumber: number, title: string, file: string, text: string): GroundingDocument => ({
+  referenceNumber,
+  title,
+  section: "",
+  url: `https://x/${file}`,
+  text,
+});
+
 describe("extractiveAnswer", () => {
   it("answers with the most relevant sentences, each marked with its reference number", () => {
     const answer = extractiveAnswer("How do I physically reorder a table according to an index?", docs);
@@ -29,15 +38,14 @@ describe("extractiveAnswer", () => {
   });
 
   it("quotes a sentence without the source's own bracketed note numbers, so only its citation reads as one", () => {
-    const pages: GroundingDocument[] = [
-      { referenceNumber: 1, title: "Logging", section: "", url: "https://x/logging.html", text: "Messages are logged with the app logger." },
-      {
-        referenceNumber: 2,
-        title: "Quickstart",
-        section: "Templates",
-        url: "https://x/quickstart.html",
-        text: "Inside templates you also have access to the config, request, session and g [1] objects as well as the url_for() function and sys.argv[2], `a [2]` in code.",
-      },
+    const pages = [
+      page(1, "Logging", "logging.html", "Messages are logged with the app logger."),
+      page(
+        2,
+        "Quickstart",
+        "quickstart.html",
+        "Inside templates you also have access to the config, request, session and g [1] objects as well as the url_for() function and sys.argv[2], `a [2]` in code.",
+      ),
     ];
     const answer = extractiveAnswer("What can I access inside templates: config, request, session?", pages);
     expect(answer).toContain("session and g objects as well as the url_for() function and sys.argv[2], `a [2]` in code. [2]");
@@ -53,20 +61,8 @@ describe("extractiveAnswer", () => {
   it("points to a page whose best sentence is only loosely about the question instead of quoting it", () => {
     const pages: GroundingDocument[] = [
       { ...docs[0]!, referenceNumber: 1 },
-      {
-        referenceNumber: 2,
-        title: "Database Page Layout",
-        section: "",
-        url: "https://x/storage-page-layout.html",
-        text: "Table data is physically stored in pages of eight kilobytes each.",
-      },
-      {
-        referenceNumber: 3,
-        title: "Weather",
-        section: "",
-        url: "https://x/weather.html",
-        text: "The weather is nice today and has nothing to do with databases.",
-      },
+      page(2, "Database Page Layout", "storage-page-layout.html", "Table data is physically stored in pages of eight kilobytes each."),
+      page(3, "Weather", "weather.html", "The weather is nice today and has nothing to do with databases."),
     ];
     const answer = extractiveAnswer("How do I physically reorder a table based on an index?", pages);
     expect(answer).toContain("physically reordered based on the index information. [1]");
