@@ -30,8 +30,10 @@ const shared = path.resolve(bench, "../../shared/eval");
  * everyday words, so it leaves room to show a gain); heldout and heldout2 (written a round later,
  * questions that describe a task in everyday words) were written before any
  * result of them was seen and are never tuned on, as was heldout3 (written by
- * a helper who never saw docent answer: longer, more specific questions);
- * offtopic is questions no source covers.
+ * a helper who never saw docent answer: longer, more specific questions),
+ * and heldout4 with offtopic2 (by another such helper, committed unread
+ * before the round that followed them); offtopic is questions no source covers,
+ * offtopic2 more of them, held out.
  */
 export const EVAL_SETS: EvalSet[] = [
   { name: "dev", file: path.join(shared, "dev.jsonl") },
@@ -41,7 +43,9 @@ export const EVAL_SETS: EvalSet[] = [
   { name: "heldout", file: path.join(bench, "heldout-questions.jsonl"), heldOut: true },
   { name: "heldout2", file: path.join(bench, "heldout2-questions.jsonl"), heldOut: true },
   { name: "heldout3", file: path.join(bench, "heldout3-questions.jsonl"), heldOut: true },
+  { name: "heldout4", file: path.join(bench, "heldout4-questions.jsonl"), heldOut: true },
   { name: "offtopic", file: path.join(bench, "offtopic-questions.jsonl") },
+  { name: "offtopic2", file: path.join(bench, "offtopic2-questions.jsonl"), heldOut: true },
 ];
 
 export function readQuestions(file: string): EvalQuestion[] {
