@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -53,6 +54,8 @@ const DEMO_QUESTIONS = [
 ];
 // With the node flags `npm run start:prod` uses (the young generation's size is part of the figure).
 const docentCommand = [...nodeFlags(), ...(values.compiled ? ["dist/main.js"] : ["--import", "tsx", "src/main.ts"])];
+// `--compiled` measures what the source says now: build dist/ first (a clean clone has none; an old one may be stale).
+if (values.compiled) execFileSync(process.execPath, [path.resolve(import.meta.dirname, "../scripts/build.mjs")], { stdio: ["ignore", "ignore", "inherit"] });
 
 const upstream = await startChild(process.execPath, [path.join(import.meta.dirname, "rest/upstream.mjs")], { ready: /listening (\d+)/ });
 const relay = await startChild(process.execPath, [path.join(import.meta.dirname, "rest/relay.mjs"), `${upstream.url}/v1`], { ready: /listening (\d+)/ });
