@@ -1,4 +1,4 @@
-import { type LoadedSegment, postingsOf } from "./segment-store.ts";
+import { type LoadedSegment, packedFreq, packedMask, postingsOf } from "./segment-store.ts";
 
 /** BM25 after SQLite FTS5's bm25(): weighted term frequency, whole-passage length, IDF floored at 1e-6. */
 const K1 = 1.2;
@@ -61,8 +61,9 @@ export function searchSegments(scope: readonly LoadedSegment[], terms: readonly 
       const w = idf[i]!;
       const { selects, fields = 0 } = terms[i]!;
       for (let p = range[0]; p < range[1]; p++) {
-        const f = s.freqs[p]!;
-        if (f === 0 || (fields !== 0 && (s.masks[p]! & fields) === 0)) continue;
+        const weight = s.weights[p]!;
+        const f = packedFreq(weight);
+        if (f === 0 || (fields !== 0 && (packedMask(weight) & fields) === 0)) continue;
         const d = s.docs[p]!;
         const before = scores[d]!;
         if (before === 0) {
@@ -91,7 +92,7 @@ function maskAt(s: LoadedSegment, [lo, hi]: [number, number], doc: number): numb
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const d = s.docs[mid]!;
-    if (d === doc) return s.masks[mid]!;
+    if (d === doc) return packedMask(s.weights[mid]!);
     if (d < doc) lo = mid + 1;
     else hi = mid - 1;
   }

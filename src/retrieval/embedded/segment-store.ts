@@ -15,8 +15,24 @@ export interface LoadedSegment {
   slots: Uint32Array;
   starts: Uint32Array;
   docs: Uint16Array | Uint32Array;
-  freqs: Uint8Array;
-  masks: Uint8Array;
+  /**
+   * Per posting, its weighted term frequency (capped at 31) << 3 | its field
+   * bits: one byte instead of the stored two, which at ×10 is 19 MB less held.
+   * BM25 saturates long before 31 (k1 1.2: 31 scores 2% under 255), and only
+   * 0.16% of the ×10 index's postings exceed it.
+   */
+  weights: Uint8Array;
+}
+
+/** The weight byte of a posting: its frequency and field bits. */
+export const MAX_PACKED_FREQ = 31;
+export const packedFreq = (weight: number) => weight >>> 3;
+export const packedMask = (weight: number) => weight & 7;
+
+export function packWeights(freqs: Uint8Array, masks: Uint8Array): Uint8Array {
+  const weights = new Uint8Array(freqs.length);
+  for (let i = 0; i < freqs.length; i++) weights[i] = (Math.min(MAX_PACKED_FREQ, freqs[i]!) << 3) | masks[i]!;
+  return weights;
 }
 
 /** The postings range of an interned term in a segment, or null. */
@@ -100,8 +116,7 @@ export function makeSegmentStore(db: Database.Database) {
       slots: Uint32Array.from(order, (o) => o[1]),
       starts: typed(r.starts, Uint32Array),
       docs: r.docs <= MAX_16_BIT_DOCS ? typed(r.postings, Uint16Array) : typed(r.postings, Uint32Array),
-      freqs: typed(r.freqs, Uint8Array),
-      masks: typed(r.masks, Uint8Array),
+      weights: packWeights(r.freqs, r.masks),
     };
   };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { englishAnalyzer } from "../../text/english-analyzer.ts";
 import { buildSegment, FIELD } from "./segment.ts";
+import { MAX_PACKED_FREQ, packedFreq, packedMask, packWeights } from "./segment-store.ts";
 
 describe("buildSegment", () => {
   const segment = buildSegment(
@@ -45,5 +46,15 @@ describe("buildSegment", () => {
   it("measures passage length over the scored fields", () => {
     // title 1 + section 3 + body 10 words + 1 identifier part ("vacuum"); the file name is not counted.
     expect(segment.lengths[0]).toBe(1 + 3 + 10 + 1);
+  });
+});
+
+describe("packWeights", () => {
+  it("keeps every posting's field bits and its frequency up to the cap", () => {
+    const freqs = Uint8Array.from([0, 1, 9, 31, 32, 255]);
+    const masks = Uint8Array.from([FIELD.title, FIELD.text, FIELD.title | FIELD.heading | FIELD.text, FIELD.heading, FIELD.text, FIELD.title | FIELD.text]);
+    const weights = packWeights(freqs, masks);
+    expect(Array.from(weights, packedMask)).toEqual(Array.from(masks));
+    expect(Array.from(weights, packedFreq)).toEqual([0, 1, 9, 31, MAX_PACKED_FREQ, MAX_PACKED_FREQ]);
   });
 });
