@@ -27,7 +27,9 @@ const shared = path.resolve(bench, "../../shared/eval");
  * Every set `npm run eval` reports, in order. dev is what retrieval was tuned
  * on; check and check2 were written before their results were seen and used
  * to accept or reject changes, as was check3 (written with heldout2, in
- * everyday words, so it leaves room to show a gain); heldout and heldout2 (written a round later,
+ * everyday words, so it leaves room to show a gain), and check4 (written
+ * with heldout4's instructions by another helper, to study what heldout4's
+ * figures showed without reading heldout4); heldout and heldout2 (written a round later,
  * questions that describe a task in everyday words) were written before any
  * result of them was seen and are never tuned on, as was heldout3 (written by
  * a helper who never saw docent answer: longer, more specific questions),
@@ -40,6 +42,7 @@ export const EVAL_SETS: EvalSet[] = [
   { name: "check", file: path.join(bench, "check-questions.jsonl") },
   { name: "check2", file: path.join(bench, "check2-questions.jsonl") },
   { name: "check3", file: path.join(bench, "check3-questions.jsonl") },
+  { name: "check4", file: path.join(bench, "check4-questions.jsonl") },
   { name: "heldout", file: path.join(bench, "heldout-questions.jsonl"), heldOut: true },
   { name: "heldout2", file: path.join(bench, "heldout2-questions.jsonl"), heldOut: true },
   { name: "heldout3", file: path.join(bench, "heldout3-questions.jsonl"), heldOut: true },
