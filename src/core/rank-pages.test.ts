@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { COVERAGE_WEIGHT_CAP, rankPages } from "./rank-pages.ts";
+import type { QueryTerm, RetrievedChunk } from "./retriever.ts";
+
+const term = (t: string, weight: number): QueryTerm => ({ term: t, text: t, weight });
+const chunk = (url: string, matched: string[], score = 1): RetrievedChunk => ({
+  sourceId: "s",
+  url,
+  anchor: "",
+  title: "",
+  section: "",
+  text: "",
+  score,
+  matched,
+  titleMatched: [],
+  headingMatched: [],
+});
+
+describe("rankPages coverage", () => {
+  it("is the plain share of a question whose weight is under the cap", () => {
+    const terms = [term("refresh", 6), term("materialized", 8), term("view", 4)];
+    const [page] = rankPages({ terms, chunks: [chunk("a", ["refresh", "view"])] });
+    expect(page!.coverage).toBeCloseTo(10 / 18);
+  });
+
+  it("counts a long question's weight only up to COVERAGE_WEIGHT_CAP times its heaviest word", () => {
+    // Four telling words held together, among a story of words the documentation lacks (weight 10 each).
+    const asked = [term("refresh", 6), term("materialized", 8), term("view", 4), term("concurrently", 7)];
+    const story = ["dashboard", "minutes", "hangs", "rebuild", "readers"].map((t) => term(t, 10));
+    const terms = [...asked, ...story];
+    const [page] = rankPages({
+      terms,
+      chunks: [
+        chunk(
+          "a",
+          asked.map((t) => t.term),
+        ),
+      ],
+    });
+    const held = 6 + 8 + 4 + 7;
+    expect(held / (held + 50)).toBeLessThan(0.55); // the plain share would refuse it
+    expect(page!.coverage).toBeCloseTo(held / (COVERAGE_WEIGHT_CAP * 10));
+    // Never above the whole question.
+    const [all] = rankPages({
+      terms,
+      chunks: [
+        chunk(
+          "b",
+          terms.map((t) => t.term),
+        ),
+      ],
+    });
+    expect(all!.coverage).toBe(1);
+  });
+
+  it("ranks by the plain share, whatever the cap", () => {
+    const terms = [term("a", 10), term("b", 10), term("c", 10), term("d", 10), term("e", 10), term("f", 1)];
+    const pages = rankPages({ terms, chunks: [chunk("x", ["a", "f"], 1), chunk("y", ["a", "b"], 1)] });
+    expect(pages.map((p) => p.url)).toEqual(["y", "x"]);
+  });
+});
