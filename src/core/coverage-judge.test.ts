@@ -53,3 +53,18 @@ describe("coversQuestion", () => {
     expect(unknownNames({ analyzer, query: "Kubernetes ingress", pages, sources, isWord })).toEqual([]);
   });
 });
+
+describe("unknownNames and the caller's own text", () => {
+  const pages = [page(0.9, ["insert", "fails"])];
+  // Every word English but the names of this test.
+  const isWord = (w: string) => !/^(mysql|pkey|orders|mylib|utils|frobnicate)$/.test(w);
+  it("does not take quoted text or code tokens for product names", () => {
+    const query = `Every INSERT fails with: duplicate key value violates unique constraint "orders_pkey". Also require('mylib/utils/date') and \`frobnicate\` fail.`;
+    expect(unknownNames({ analyzer, query, pages, sources, matches, isWord })).toEqual([]);
+  });
+
+  it("still names a bare product word, and reads an apostrophe as no quote", () => {
+    const query = "I'm moving my user's MySQL tables and the pkey isn't kept";
+    expect(unknownNames({ analyzer, query, pages, sources, matches, isWord })).toEqual(["MySQL", "pkey"]);
+  });
+});

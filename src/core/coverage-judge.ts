@@ -60,7 +60,7 @@ export function unknownNames({
   const held = new Set(pages.flatMap((p) => p.chunks.flatMap((c) => c.matched)));
   const sourceWords = new Set(sources.flatMap((s) => distinctiveNameWords(s.name, analyzer)));
   const unknown: string[] = [];
-  for (const [original] of query.matchAll(/\p{L}[\p{L}\p{N}]*/gu)) {
+  for (const [original] of ownText(query).matchAll(/\p{L}[\p{L}\p{N}]*/gu)) {
     const word = original.toLowerCase();
     if (word.length < 3 || /\d/.test(word) || original === original.toUpperCase() || analyzer.isStopWord(word) || sourceWords.has(word) || isWord(word))
       continue;
@@ -69,6 +69,18 @@ export function unknownNames({
   }
   return unknown;
 }
+
+/** A stretch in quotes or backticks (an error message, a value), opened after a space or bracket and closed before one: not an apostrophe. */
+const QUOTED = /(^|[\s([{=:,])(["'`])[^\n]*?\2(?=$|[\s)\]}.,:;?!])/g;
+/** A token with an underscore, slash, backslash, bracket or `=`: a path, a call, an identifier of the caller's code. */
+const CODE_TOKEN = /\S*[_/\\(=]\S*/g;
+
+/**
+ * The question without what the caller quotes or writes as code: an error
+ * message's `"orders_pkey"`, a package path in `require('mylib/utils')`, are
+ * the caller's own names, not a product the question is about.
+ */
+const ownText = (query: string) => query.replace(QUOTED, "$1 ").replace(CODE_TOKEN, " ");
 
 /** The share of the question the best-covering candidate holds (any candidate, not only the best-ranked page); null without candidates. */
 export const bestCoverage = (pages: readonly RankedPage[]): number | null => (pages.length ? Math.max(...pages.map((p) => p.coverage)) : null);
