@@ -164,7 +164,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
     if (!lastUserText(request.messages).trim()) throw badRequest("'messages' must contain a user message with text.", "messages");
     const catalog = inScope(await deps.catalog.list(), scope);
     // Greetings, thanks and "what can you do?" get a friendly word on every model path, with no references.
-    const talk = format ? null : smallTalk(lastUserText(request.messages));
+    const talk = format ? null : smallTalk(lastUserText(request.messages), deps.isWord);
     if (talk) return smallTalkCompletion(request, model, talk, catalog);
     // A model that can answer in JSON may settle which of several contending sources the question is about.
     const budget = deps.sourceChoiceTimeoutMs ?? 0;

@@ -52,3 +52,24 @@ describe("small talk", () => {
     expect(withoutPleasantries(`How do I vacuum${" ".repeat(100_000)}, thanks`)).toBe("How do I vacuum");
   });
 });
+
+describe("small talk beyond the fixed phrases", () => {
+  const isWord = (w: string) => ["worked", "sam", "pagination", "vacuum", "hours"].includes(w);
+
+  it("takes interjections and one clause beside a clear greeting or thanks for small talk", () => {
+    expect(smallTalk("lol")).toBe("reaction");
+    expect(smallTalk("Hmm, interesting.")).toBe("reaction");
+    expect(smallTalk("that worked, thank you!!", isWord)).toBe("thanks");
+    expect(smallTalk("Hello! Nice to meet you, I'm Sam.", isWord)).toBe("greeting");
+    expect(smallTalk("Hi, is anyone there?", isWord)).toBe("greeting");
+    expect(smallTalkReply("reaction", [source("SQLite")])).toMatch(/^Glad to help\. I answer questions/);
+  });
+
+  it("leaves a word beside a greeting to retrieval when it is a query: bare, asked, a name, or after a mere ok", () => {
+    expect(smallTalk("Hello, pagination", isWord)).toBeNull();
+    expect(smallTalk("hi, VACUUM?", isWord)).toBeNull();
+    expect(smallTalk("thanks! and now sqlite", isWord)).toBeNull();
+    expect(smallTalk("ok, and that vacuum", isWord)).toBeNull();
+    expect(smallTalk("thanks, that worked for vacuum and pagination", isWord)).toBeNull();
+  });
+});

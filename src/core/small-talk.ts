@@ -1,6 +1,6 @@
 import type { SourceInfo } from "./source-catalog.ts";
 
-export type SmallTalk = "greeting" | "thanks" | "farewell" | "about";
+export type SmallTalk = "greeting" | "thanks" | "farewell" | "about" | "reaction";
 
 /**
  * The social phrases of English, by what they do: a closed class of language
@@ -51,6 +51,9 @@ const PHRASES: Array<[SmallTalk, string[]]> = [
       "well done",
       "you're the best",
       "you are the best",
+      "thanks a bunch",
+      "you saved me",
+      "you rock",
     ],
   ],
   [
@@ -102,6 +105,9 @@ const PHRASES: Array<[SmallTalk, string[]]> = [
       "how do you do",
       "nice to meet you",
       "pleased to meet you",
+      "are you there",
+      "are you still there",
+      "anyone there",
     ],
   ],
   [
@@ -152,6 +158,48 @@ const PHRASES: Array<[SmallTalk, string[]]> = [
       "i'm bored",
       "i am bored",
       "i love you",
+      "can i ask you something",
+      "can i ask you a question",
+      "i have a question",
+    ],
+  ],
+  /**
+   * Interjections and reactions, a closed class too: a message made of them
+   * ("lol", "wow, nice", "hmm, interesting") reacts to the last answer and
+   * asks nothing.
+   */
+  [
+    "reaction",
+    [
+      "lol",
+      "lmao",
+      "haha",
+      "hahaha",
+      "hehe",
+      "heh",
+      "wow",
+      "whoa",
+      "hmm",
+      "hm",
+      "huh",
+      "oh",
+      "ah",
+      "aha",
+      "oops",
+      "yay",
+      "yikes",
+      "meh",
+      "interesting",
+      "nice one",
+      "good one",
+      "fair enough",
+      "i see",
+      "no way",
+      "sure",
+      "yes",
+      "yeah",
+      "yep",
+      "nope",
     ],
   ],
 ];
@@ -194,10 +242,32 @@ const FILLER = new Set([
   "tons",
   "many",
   "indeed",
+  "sorry",
+]);
+
+/** Acknowledgements that also open a follow-up ("ok, and for SQLite"): with them, a message must be only social phrases. */
+const WEAK = new Set([
+  "ok",
+  "okay",
+  "alright",
+  "all right",
+  "cool",
+  "nice",
+  "great",
+  "awesome",
+  "perfect",
+  "excellent",
+  "brilliant",
+  "wonderful",
+  "understood",
+  "makes sense",
+  "got it",
 ]);
 
 /** Phrases longest first, as word arrays, so "thank you" wins over "you". */
-const PATTERNS = PHRASES.flatMap(([kind, phrases]) => phrases.map((p) => ({ kind, words: p.split(" ") }))).sort((a, b) => b.words.length - a.words.length);
+const PATTERNS = PHRASES.flatMap(([kind, phrases]) => phrases.map((p) => ({ kind, words: p.split(" "), strong: kind !== "reaction" && !WEAK.has(p) }))).sort(
+  (a, b) => b.words.length - a.words.length,
+);
 
 const words = (text: string) =>
   text
@@ -208,21 +278,47 @@ const words = (text: string) =>
     .filter(Boolean);
 
 /** When a message does several things, the one a reply should answer: "ok, bye" takes leave, "hi, what can you do?" asks. */
-const PRIORITY: SmallTalk[] = ["farewell", "thanks", "about", "greeting"];
+const PRIORITY: SmallTalk[] = ["farewell", "thanks", "about", "greeting", "reaction"];
 
-/** What a message made only of social phrases does, or null when it asks anything else. */
-export function smallTalk(text: string): SmallTalk | null {
+/** English's closed-class words (pronouns, auxiliaries, determiners, prepositions): around a social phrase they name no subject. */
+const FUNCTION_WORDS = new Set(
+  "i i'm me my we us our you you're your he she they them it it's its this that that's these those is am are was were be been being do does did doing have has had will would can could should may might must a an the and or but if so to of in on at by with from up out over into about as for not just all any anyone someone anything something everything nothing here there what".split(
+    " ",
+  ),
+);
+
+/**
+ * What a message does when it is small talk, or null when it asks anything
+ * else. Small talk is a message made only of social phrases, filler and
+ * function words ("thank you so much", "hi, is anyone there?"), or of one
+ * social phrase and at most one word more ("that worked, thank you!",
+ * "great, that fixed it", "hi, I'm Sam"): one word beside a greeting or thanks
+ * names no subject to look up, unless the message asks it ("hi, VACUUM?").
+ */
+export function smallTalk(text: string, isWord?: (word: string) => boolean): SmallTalk | null {
   const ws = words(text);
   if (ws.length === 0 || ws.length > 12) return null;
   const kinds = new Set<SmallTalk>();
+  let strong = false;
+  const content: string[] = [];
+  let clause = false;
   for (let i = 0; i < ws.length; ) {
     const hit = PATTERNS.find((p) => p.words.every((w, k) => ws[i + k] === w));
     if (hit) {
       kinds.add(hit.kind);
+      strong ||= hit.strong;
       i += hit.words.length;
-    } else if (FILLER.has(ws[i]!)) i++;
-    else return null;
+      continue;
+    }
+    if (FUNCTION_WORDS.has(ws[i]!)) clause = true;
+    else if (!FILLER.has(ws[i]!)) content.push(ws[i]!);
+    i++;
   }
+  if (kinds.size === 0 || content.length > 1) return null;
+  // The one word more: only beside a clear greeting, thanks or farewell ("ok, sqlite" is a terse follow-up),
+  // in a clause of its own ("that worked", "I'm Sam"; "hello, pagination" is a query), an ordinary
+  // English word (a name is a subject), and not asked ("hi, VACUUM?").
+  if (content.length === 1 && (!strong || !clause || /\?\s*$/.test(text) || (isWord && !isWord(content[0]!)))) return null;
   return PRIORITY.find((k) => kinds.has(k)) ?? null;
 }
 
@@ -236,7 +332,7 @@ function sourceList(sources: readonly SourceInfo[]): string {
 
 /** A short friendly reply to small talk that says what docent can answer. */
 export function smallTalkReply(kind: SmallTalk, sources: readonly SourceInfo[]): string {
-  const opening = { greeting: "Hello!", thanks: "You're welcome!", farewell: "Goodbye!", about: "I'm docent." }[kind];
+  const opening = { greeting: "Hello!", thanks: "You're welcome!", farewell: "Goodbye!", about: "I'm docent.", reaction: "Glad to help." }[kind];
   const can =
     sources.length === 0
       ? "I answer questions from documentation, but no knowledge source has been added yet."
@@ -246,6 +342,7 @@ export function smallTalkReply(kind: SmallTalk, sources: readonly SourceInfo[]):
     thanks: " Ask me anything else about them.",
     farewell: " Come back with any question about them.",
     about: " Ask me how to do something, for example.",
+    reaction: " What would you like to know next?",
   }[kind];
   return `${opening} ${can}${sources.length === 0 ? "" : ask}`;
 }
