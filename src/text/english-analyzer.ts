@@ -20,7 +20,9 @@ const STOP_WORDS = new Set(
     "need no nor not now of off on once one only or other our ours out over own please re really same shall she should so some " +
     "such tell than that the their theirs them then there these they thing things this those through to too under until up upon us " +
     "use used using ve very via want wants was way ways we were what when where whether which while who whom whose why will with " +
-    "within without would yes yet you your yours"
+    "within without would yes yet you your yours " +
+    // What a negative contraction leaves once the apostrophe splits it ("doesn't" → "doesn", "t"), as "don" above.
+    "aren couldn didn doesn hadn hasn haven isn mightn mustn needn shan shouldn wasn weren wouldn"
   ).split(" "),
 );
 
