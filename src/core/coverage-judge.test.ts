@@ -68,3 +68,15 @@ describe("unknownNames and the caller's own text", () => {
     expect(unknownNames({ analyzer, query, pages, sources, matches, isWord })).toEqual(["MySQL", "pkey"]);
   });
 });
+
+describe("unknownNames on hostile text", () => {
+  it("reads questions of many quotes or one huge token in linear time (each took seconds when a pattern spanned them)", () => {
+    const pages = [page(0.9)];
+    for (const query of [' "a'.repeat(30_000), "a".repeat(100_000), ` ${"x".repeat(30)} '`.repeat(3_000)]) {
+      const started = performance.now();
+      unknownNames({ analyzer, query, pages, sources, matches, isWord: () => true });
+      // Seconds before; a generous bound so a slow machine does not fail it, far under what it was.
+      expect(performance.now() - started).toBeLessThan(1_000);
+    }
+  });
+});
