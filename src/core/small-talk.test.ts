@@ -73,3 +73,9 @@ describe("small talk beyond the fixed phrases", () => {
     expect(smallTalk("thanks, that worked for vacuum and pagination", isWord)).toBeNull();
   });
 });
+
+it("does not read a long message as small talk, however it is made", () => {
+  expect(smallTalk(`hi ${"!".repeat(300)}`)).toBeNull();
+  expect(smallTalk(`thanks ${"— ".repeat(200)}`)).toBeNull();
+  expect(smallTalk(`  thanks${" ".repeat(400)}`)).toBe("thanks");
+});

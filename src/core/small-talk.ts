@@ -277,6 +277,9 @@ const words = (text: string) =>
     .map((w) => w.replace(/^'+|'+$/g, ""))
     .filter(Boolean);
 
+/** Longer than this, a message is no small talk. */
+const MAX_SMALL_TALK_CHARS = 300;
+
 /** When a message does several things, the one a reply should answer: "ok, bye" takes leave, "hi, what can you do?" asks. */
 const PRIORITY: SmallTalk[] = ["farewell", "thanks", "about", "greeting", "reaction"];
 
@@ -296,6 +299,8 @@ const FUNCTION_WORDS = new Set(
  * names no subject to look up, unless the message asks it ("hi, VACUUM?").
  */
 export function smallTalk(text: string, isWord?: (word: string) => boolean): SmallTalk | null {
+  // Twelve words fit in far less; a long message is not read word by word only to be told so (a hostile one is 100,000 characters).
+  if (text.trim().length > MAX_SMALL_TALK_CHARS) return null;
   const ws = words(text);
   if (ws.length === 0 || ws.length > 12) return null;
   const kinds = new Set<SmallTalk>();
