@@ -59,13 +59,15 @@ describe("unknownNames and the caller's own text", () => {
   // Every word English but the names of this test.
   const isWord = (w: string) => !/^(mysql|pkey|orders|mylib|utils|frobnicate)$/.test(w);
   it("does not take quoted text or code tokens for product names", () => {
-    const query = `Every INSERT fails with: duplicate key value violates unique constraint "orders_pkey". Also require('mylib/utils/date') and \`frobnicate\` fail.`;
+    const query = `Every INSERT fails with: duplicate key value violates unique constraint "orders_pkey". Also require('mylib/utils/date') and \`frobnicate(x)\` fail.`;
     expect(unknownNames({ analyzer, query, pages, sources, matches, isWord })).toEqual([]);
   });
 
   it("still names a bare product word, and reads an apostrophe as no quote", () => {
     const query = "I'm moving my user's MySQL tables and the pkey isn't kept";
     expect(unknownNames({ analyzer, query, pages, sources, matches, isWord })).toEqual(["MySQL", "pkey"]);
+    // A pair of products and a quoted single name are names, not code.
+    expect(unknownNames({ analyzer, query: `from Oracle/MySQL to "Frobnicate"`, pages, sources, matches, isWord })).toEqual(["MySQL", "Frobnicate"]);
   });
 });
 

@@ -76,22 +76,23 @@ export function unknownNames({
  * question of many quotes costs at most this many steps per quote, not one
  * scan to the end of the line each (20,000 of them took 2.8 s unbounded).
  */
-const QUOTED = /(^|[\s([{=:,])(["'`])[^\n]{0,120}?\2(?=$|[\s)\]}.,:;?!])/g;
-/** A path, a call, an identifier of the caller's code: a token with an underscore, slash, backslash, bracket or `=`. */
-const CODE_CHAR = /[_/\\(=]/;
+const QUOTED = /(^|[\s([{=:,])(["'`])([^\n]{0,120}?)\2(?=$|[\s)\]}.,:;?!])/g;
+/** What makes a token code: an underscore, backslash, bracket or `=`; or a path (`./x`, `~/x`, `a/b/c`, `lib/x.js`, `mylib/utils`). */
+const CODE_TOKEN = /[_\\(=]|^[.~]*\/|\/.*\/|\/.*\.|^[\p{Ll}\d.-]+\/[\p{Ll}\d./-]+$/u;
 
 /**
  * The question without what the caller quotes or writes as code: an error
  * message's `"orders_pkey"`, a package path in `require('mylib/utils')`, are
- * the caller's own names, not a product the question is about. Tokens are
- * split on white space and tested one by one (a pattern spanning a token
- * backtracked over a run of 50,000 letters for 3.3 s).
+ * the caller's own names, not a product the question is about. A quoted
+ * single word ("MongoDB") and a pair such as "Oracle/MySQL" are still read.
+ * Tokens are split on white space and tested one by one (a pattern spanning a
+ * token backtracked over a run of 50,000 letters for 3.3 s).
  */
 const ownText = (query: string) =>
   query
-    .replace(QUOTED, "$1 ")
+    .replace(QUOTED, (whole, before: string, _quote: string, inner: string) => (/[\s_/\\(=.:]/.test(inner) ? `${before} ` : whole))
     .split(/(\s+)/)
-    .map((token) => (CODE_CHAR.test(token) ? " " : token))
+    .map((token) => (CODE_TOKEN.test(token) ? " " : token))
     .join("");
 
 /** The share of the question the best-covering candidate holds (any candidate, not only the best-ranked page); null without candidates. */

@@ -54,8 +54,10 @@ describe("rankPages coverage", () => {
   });
 
   it("ranks by the plain share, whatever the cap", () => {
-    const terms = [term("a", 10), term("b", 10), term("c", 10), term("d", 10), term("e", 10), term("f", 1)];
-    const pages = rankPages({ terms, chunks: [chunk("x", ["a", "f"], 1), chunk("y", ["a", "b"], 1)] });
+    // Ten words of weight 10: both pages hold the capped 40 (coverage 1), but y holds more of the question.
+    const terms = "abcdefghij".split("").map((t) => term(t, 10));
+    const pages = rankPages({ terms, chunks: [chunk("x", ["a", "b", "c", "d", "e"]), chunk("y", ["a", "b", "c", "d", "e", "f", "g"])] });
+    expect(pages.map((p) => p.coverage)).toEqual([1, 1]);
     expect(pages.map((p) => p.url)).toEqual(["y", "x"]);
   });
 });

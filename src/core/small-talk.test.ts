@@ -72,6 +72,17 @@ describe("small talk beyond the fixed phrases", () => {
     expect(smallTalk("ok, and that vacuum", isWord)).toBeNull();
     expect(smallTalk("thanks, that worked for vacuum and pagination", isWord)).toBeNull();
   });
+
+  it("leaves reports that something failed and questions beside a reaction to retrieval", () => {
+    for (const text of [
+      "thanks, but that did not work",
+      "thanks, that did not help",
+      "Interesting, what does it do?",
+      "hmm, can it do that?",
+      "yes, but what is that?",
+    ])
+      expect(smallTalk(text, isWord), text).toBeNull();
+  });
 });
 
 it("does not read a long message as small talk, however it is made", () => {

@@ -107,6 +107,7 @@ const PHRASES: Array<[SmallTalk, string[]]> = [
       "pleased to meet you",
       "are you there",
       "are you still there",
+      "is anyone there",
       "anyone there",
     ],
   ],
@@ -283,20 +284,26 @@ const MAX_SMALL_TALK_CHARS = 300;
 /** When a message does several things, the one a reply should answer: "ok, bye" takes leave, "hi, what can you do?" asks. */
 const PRIORITY: SmallTalk[] = ["farewell", "thanks", "about", "greeting", "reaction"];
 
-/** English's closed-class words (pronouns, auxiliaries, determiners, prepositions): around a social phrase they name no subject. */
+/**
+ * English's closed-class words that state rather than ask (pronouns,
+ * determiners, prepositions, "be" and "have"): beside a clear greeting or
+ * thanks they name no subject. Negation, contrast and question words are not
+ * among them: "thanks, but that did not work" and "hmm, what does it do?" ask.
+ */
 const FUNCTION_WORDS = new Set(
-  "i i'm me my we us our you you're your he she they them it it's its this that that's these those is am are was were be been being do does did doing have has had will would can could should may might must a an the and or but if so to of in on at by with from up out over into about as for not just all any anyone someone anything something everything nothing here there what".split(
+  "i i'm me my we us our you you're your he she they them it it's its this that that's these those am was were be been being have has had a an the and to of in on at by with from up out over into about as for just all any anyone someone anything something everything nothing here there".split(
     " ",
   ),
 );
 
 /**
  * What a message does when it is small talk, or null when it asks anything
- * else. Small talk is a message made only of social phrases, filler and
- * function words ("thank you so much", "hi, is anyone there?"), or of one
- * social phrase and at most one word more ("that worked, thank you!",
- * "great, that fixed it", "hi, I'm Sam"): one word beside a greeting or thanks
- * names no subject to look up, unless the message asks it ("hi, VACUUM?").
+ * else. Small talk is a message made only of social phrases and filler
+ * ("thank you so much", "ok bye"), or a clear greeting, thanks or farewell
+ * with a short clause that states something of one ordinary word at most
+ * ("that worked, thank you!", "hi, I'm Sam"). Anything asked ("…?"), a
+ * second word of substance, a bare word ("hello, pagination"), a name, or
+ * words beside a mere "ok" or "hmm" are left to retrieval.
  */
 export function smallTalk(text: string, isWord?: (word: string) => boolean): SmallTalk | null {
   // Twelve words fit in far less; a long message is not read word by word only to be told so (a hostile one is 100,000 characters).
@@ -305,8 +312,8 @@ export function smallTalk(text: string, isWord?: (word: string) => boolean): Sma
   if (ws.length === 0 || ws.length > 12) return null;
   const kinds = new Set<SmallTalk>();
   let strong = false;
-  const content: string[] = [];
   let clause = false;
+  const content: string[] = [];
   for (let i = 0; i < ws.length; ) {
     const hit = PATTERNS.find((p) => p.words.every((w, k) => ws[i + k] === w));
     if (hit) {
@@ -320,10 +327,10 @@ export function smallTalk(text: string, isWord?: (word: string) => boolean): Sma
     i++;
   }
   if (kinds.size === 0 || content.length > 1) return null;
-  // The one word more: only beside a clear greeting, thanks or farewell ("ok, sqlite" is a terse follow-up),
-  // in a clause of its own ("that worked", "I'm Sam"; "hello, pagination" is a query), an ordinary
-  // English word (a name is a subject), and not asked ("hi, VACUUM?").
-  if (content.length === 1 && (!strong || !clause || /\?\s*$/.test(text) || (isWord && !isWord(content[0]!)))) return null;
+  // Words beyond the phrases: only beside a clear greeting, thanks or farewell, never asked.
+  if ((clause || content.length > 0) && (!strong || /\?\s*$/.test(text))) return null;
+  // The one word of substance: in a clause of its own, and an ordinary English word (a name is a subject).
+  if (content.length === 1 && (!clause || (isWord && !isWord(content[0]!)))) return null;
   return PRIORITY.find((k) => kinds.has(k)) ?? null;
 }
 
