@@ -1,4 +1,4 @@
-import type OpenAI from "openai";
+import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pageOf, type ServerWithProviders, startServerWithProviders } from "./support/test-server.ts";
 
@@ -26,6 +26,25 @@ describe("refusing only what the sources do not cover", () => {
     // The same words without the foreign name are answered.
     const plain = await ask("How do I physically reorder a table according to an index?");
     expect(pageOf(plain.url_references[0])).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
+  });
+
+  it("with one source visible, answers as if it were named, but still refuses a question about a product it never mentions", async () => {
+    const { pg } = running.server.sources;
+    const key = (await running.server.services.keys.create("postgres only", { sourceIds: [pg] })).key;
+    const client = new OpenAI({ apiKey: key, baseURL: running.client.baseURL, maxRetries: 0 });
+    const askOne = async (content: string) => (await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content }] })) as Reply;
+    const foreign = await askOne("How do I physically reorder a MySQL table according to an index?");
+    expect(foreign.url_references).toEqual([]);
+    expect(foreign.choices[0]!.message.content).toMatch(/do not cover/);
+    const plain = await askOne("How do I physically reorder a table according to an index?");
+    expect(pageOf(plain.url_references[0])).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
+    // Named by the caller, the source is the caller's word: answered from it.
+    const named = (await client.chat.completions.create({
+      model: "agent",
+      messages: [{ role: "user", content: "How do I physically reorder a MySQL table according to an index?" }],
+      sources: [pg],
+    } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming)) as Reply;
+    expect(named.url_references.length).toBeGreaterThan(0);
   });
 
   it("with a named source, refuses only when nothing in it is relevant", async () => {

@@ -92,8 +92,9 @@ export function createChatEngine(deps: ChatEngineDeps) {
     } else {
       picked = await selectSources(query, catalog, retrieve, { limit, choose, analyzer: deps.analyzer, isWord: deps.isWord, wholeIndex, signal });
     }
-    // With one source only, the question can only be about it: judged as if named.
-    return catalog.length === 1 ? { ...picked, named: true } : picked;
+    // With one source only, the question can only be about it: judged as if named, except that a
+    // product the question names and the source's pages never mention still says it is about another.
+    return catalog.length === 1 && !picked.named ? { ...picked, named: true, soleSource: true } : picked;
   }
 
   /**
@@ -108,6 +109,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
       query,
       pages: candidates,
       named: picked.named === true,
+      soleSource: picked.soleSource === true,
       sources: picked.sources,
       matches: picked.matches,
       isWord: deps.isWord,

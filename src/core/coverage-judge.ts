@@ -30,6 +30,8 @@ export interface CoverageQuestion {
   pages: readonly RankedPage[];
   /** The question's sources were named (see COVERAGE_BARS). */
   named: boolean;
+  /** Taken as named only because the caller sees one source: a name its pages never mention still refuses. */
+  soleSource?: boolean;
   /** Sources searched: their names are not unknown names. */
   sources: readonly SourceInfo[];
   matches?: RetrievalResult["matches"];
@@ -104,6 +106,6 @@ export function coversQuestion(q: CoverageQuestion): boolean {
   if (q.pages.length === 0) return false;
   if (q.pages.some((p) => p.similarity >= q.minSimilarity)) return true;
   const coverage = bestCoverage(q.pages)!;
-  if (q.named) return coverage >= bars.named;
+  if (q.named) return coverage >= bars.named && (!q.soleSource || unknownNames(q).length === 0);
   return coverage >= bars.open && unknownNames(q).length === 0;
 }

@@ -9,6 +9,8 @@ export interface Selection {
   sources: SourceInfo[];
   /** The caller or the question named the sources (the question is taken to be about them). */
   named?: boolean;
+  /** Named only because the caller can see one source and did not name it (see coversQuestion). */
+  soleSource?: boolean;
   pages: RankedPage[];
   /** The query terms a text holds, as the retriever read the question (see `RetrievalResult.matches`). */
   matches?: RetrievalResult["matches"];
