@@ -15,12 +15,22 @@ const chunk = (url: string, matched: string[], score = 1): RetrievedChunk => ({
   titleMatched: [],
   headingMatched: [],
 });
+/** The coverage of one page whose one passage holds `held` of the question's `terms`. */
+const coverageOf = (terms: QueryTerm[], held: readonly QueryTerm[]) =>
+  rankPages({
+    terms,
+    chunks: [
+      chunk(
+        "a",
+        held.map((t) => t.term),
+      ),
+    ],
+  })[0]!.coverage;
 
 describe("rankPages coverage", () => {
   it("is the plain share of a question whose weight is under the cap", () => {
     const terms = [term("refresh", 6), term("materialized", 8), term("view", 4)];
-    const [page] = rankPages({ terms, chunks: [chunk("a", ["refresh", "view"])] });
-    expect(page!.coverage).toBeCloseTo(10 / 18);
+    expect(coverageOf(terms, [terms[0]!, terms[2]!])).toBeCloseTo(10 / 18);
   });
 
   it("counts a long question's weight only up to COVERAGE_WEIGHT_CAP times its heaviest word", () => {
@@ -28,29 +38,11 @@ describe("rankPages coverage", () => {
     const asked = [term("refresh", 6), term("materialized", 8), term("view", 4), term("concurrently", 7)];
     const story = ["dashboard", "minutes", "hangs", "rebuild", "readers"].map((t) => term(t, 10));
     const terms = [...asked, ...story];
-    const [page] = rankPages({
-      terms,
-      chunks: [
-        chunk(
-          "a",
-          asked.map((t) => t.term),
-        ),
-      ],
-    });
     const held = 6 + 8 + 4 + 7;
     expect(held / (held + 50)).toBeLessThan(0.55); // the plain share would refuse it
-    expect(page!.coverage).toBeCloseTo(held / (COVERAGE_WEIGHT_CAP * 10));
+    expect(coverageOf(terms, asked)).toBeCloseTo(held / (COVERAGE_WEIGHT_CAP * 10));
     // Never above the whole question.
-    const [all] = rankPages({
-      terms,
-      chunks: [
-        chunk(
-          "b",
-          terms.map((t) => t.term),
-        ),
-      ],
-    });
-    expect(all!.coverage).toBe(1);
+    expect(coverageOf(terms, terms)).toBe(1);
   });
 
   it("ranks by the plain share, whatever the cap", () => {
