@@ -2,6 +2,7 @@ const [which = "rest"] = process.argv.slice(2);
 const benches: Record<string, () => Promise<unknown>> = {
   rest: () => import("./rest.ts"),
   retrieval: () => import("./retrieval.ts"),
+  vectors: () => import("./vectors.ts"),
   "rate-limit": () => import("./rate-limit.ts"),
   fuzz: () => import("./fuzz.ts"),
   sync: () => import("./sync.ts"),

@@ -27,7 +27,8 @@ export interface SqliteIndex {
    */
   refresh(): void;
   /** Chunk and page counts, and the terms of the in-memory dictionary, for the CLI, benchmarks and tests. */
-  stats(): { chunks: number; pages: number; terms: number };
+  /** `graphs`: sources whose vectors are searched through a ready HNSW graph (see vector-graphs.ts). */
+  stats(): { chunks: number; pages: number; terms: number; graphs: number };
   close(): void;
 }
 
@@ -41,7 +42,18 @@ export interface SqliteIndex {
 export function openSqliteIndex(
   file: string,
   /** `analyzer`: how passages and questions are read (the one the rest of docent uses); segments store its terms. */
-  { preload = false, refreshMs, analyzer = englishAnalyzer }: { preload?: boolean; refreshMs?: number; analyzer?: TextAnalyzer } = {},
+  {
+    preload = false,
+    refreshMs,
+    analyzer = englishAnalyzer,
+    graphMinFloats,
+  }: {
+    preload?: boolean;
+    refreshMs?: number;
+    analyzer?: TextAnalyzer;
+    /** Stored floats from which a source's vectors are searched through an HNSW graph (default GRAPH_MIN_FLOATS; tests lower it). */
+    graphMinFloats?: number;
+  } = {},
 ): SqliteIndex {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
@@ -117,7 +129,8 @@ export function openSqliteIndex(
   });
 
   const segments = makeSegmentStore(db);
-  const vectors = makeVectorStore(db);
+  // Graphs are derived files beside the index (like SQLite's -wal): rebuilt when missing, never backed up.
+  const vectors = makeVectorStore(db, { dir: `${file}-graphs`, minFloats: graphMinFloats });
   // A server loads every segment and vector at start, so its first question is as fast as the rest.
   if (preload) {
     segments.current();
@@ -220,10 +233,11 @@ export function openSqliteIndex(
     stats() {
       const chunks = (db.prepare(`SELECT count(*) AS n FROM chunk`).get() as { n: number }).n;
       const pages = (db.prepare(`SELECT count(*) AS n FROM page`).get() as { n: number }).n;
-      return { chunks, pages, terms: segments.current().dictionary.size };
+      return { chunks, pages, terms: segments.current().dictionary.size, graphs: vectors.graphs() };
     },
     close() {
       clearInterval(timer);
+      vectors.close();
       db.close();
     },
   };
