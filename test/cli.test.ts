@@ -172,6 +172,19 @@ describe("CLI", () => {
     expect(badUrl.stderr).toMatch(/http or https/);
     const usage = await cli("sources", "add", "--name", "X");
     expect(usage.code).toBe(2);
+    // A crawl's flags are checked before anything is fetched: one line naming the flag, no stack trace.
+    for (const [flags, says] of [
+      [["--url", "notaurl"], /--url must be an http or https URL; got 'notaurl'/],
+      [["--url", "ftp://x/"], /--url must be an http or https URL/],
+      [["--url", "https://x.org/", "--sitemap", "notaurl"], /--sitemap must be an http or https URL/],
+      [["--url", "https://x.org/", "--max-pages", "abc"], /--max-pages must be a whole number of at least 1; got 'abc'/],
+      [["--url", "https://x.org/", "--max-pages", "0"], /--max-pages must be a whole number/],
+    ] as const) {
+      const bad = await cli("sources", "add", "--name", "X", ...flags);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(says);
+      expect(bad.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+    }
     expect((await cli("sources", "sync")).code).toBe(2);
     expect(JSON.parse((await cli("sources", "list", "--json")).stdout)).toEqual([]);
   });

@@ -93,6 +93,27 @@ describe("crawler", () => {
     expect(docs.sort()).toEqual([`${url}/docs/index.html`, `${url}/docs/only-in-sitemap.html`]);
   });
 
+  it("starts from a folder named without its slash, as servers redirect it (/guide → /guide/)", async () => {
+    const guide = http.createServer((req, res) => {
+      if (req.url === "/guide") return void res.writeHead(301, { location: "/guide/" }).end();
+      const body = {
+        "/guide/": page("Guide", `<p>Start here.</p><a href="install.html">Install</a>`),
+        "/guide/install.html": page("Install", "<p>Run the installer.</p>"),
+      }[req.url!];
+      if (body) res.writeHead(200, { "content-type": "text/html" }).end(body);
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => guide.listen(0, "127.0.0.1", () => r()));
+    const root = `http://127.0.0.1:${(guide.address() as AddressInfo).port}`;
+    const docs = [];
+    for await (const doc of crawl({ url: `${root}/guide` })) docs.push(doc);
+    await new Promise<void>((r) => guide.close(() => r()));
+    expect(docs.map((d) => [d.url, d.relPath]).sort()).toEqual([
+      [`${root}/guide/`, "index.html"],
+      [`${root}/guide/install.html`, "install.html"],
+    ]);
+  });
+
   it("sources add --url ingests the site, and an unreachable URL fails with no source left", async () => {
     const dataDir = tempDir();
     const env = { ...process.env, DATA_DIR: dataDir };

@@ -93,6 +93,14 @@ const refreshText = (s: SourceInfo) => (s.refreshSeconds === null || s.refreshSe
 const lastSyncText = (summary: SyncSummary | null | undefined) =>
   !summary ? "-" : `${summary.status} ${summary.finishedAt.slice(0, 19).replace("T", " ")}Z${summary.error ? ` (${summary.error.code})` : ""}`;
 
+function isWebUrl(text: string): boolean {
+  try {
+    return ["http:", "https:"].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
+
 /** Runs a `sources` command; returns the exit code when it is not 0 (`sync --all` with failures). */
 export async function sourcesCommand(
   services: AppServices,
@@ -108,6 +116,12 @@ export async function sourcesCommand(
       if (!flags.name || !(url || (flags.dir && flags["base-url"]))) {
         throw new UsageError("sources add needs --name NAME and either --dir PATH --base-url URL or --url URL [--sitemap URL] [--max-pages N]");
       }
+      for (const flag of ["url", "sitemap"] as const) {
+        const given = flags[flag];
+        if (given !== undefined && !isWebUrl(given)) throw new UsageError(`--${flag} must be an http or https URL; got '${given}'.`);
+      }
+      const maxPages = flags["max-pages"];
+      if (maxPages !== undefined && !/^[1-9]\d*$/.test(maxPages)) throw new UsageError(`--max-pages must be a whole number of at least 1; got '${maxPages}'.`);
       const dir = flags.dir && path.resolve(flags.dir);
       // The same name again is a sync of that source: under its lease, like any other.
       const existing = await services.catalog.findByName(flags.name.trim());
@@ -124,9 +138,7 @@ export async function sourcesCommand(
           trigger: "add",
           holder: syncHolder(),
           documents: (conditional) =>
-            url
-              ? crawl({ url, sitemap: flags.sitemap, maxPages: flags["max-pages"] ? Number(flags["max-pages"]) : undefined, ...conditional })
-              : listDocuments(dir!),
+            url ? crawl({ url, sitemap: flags.sitemap, maxPages: maxPages ? Number(maxPages) : undefined, ...conditional }) : listDocuments(dir!),
           onProgress: progress(`${url ? "Crawling" : "Adding"} "${flags.name}"`),
         },
       );

@@ -59,7 +59,11 @@ async function fetchWithRetry(url: string, o: FetchOptions, headers: Record<stri
   }
 }
 
-/** The folder a URL names: itself when it ends in `/`, else without its last segment if that is a file name. */
+/**
+ * The folder a URL names: itself when it ends in `/`, without its last segment if
+ * that is a file name (`/docs/index.html` → `/docs/`), else itself as a folder
+ * (`/guide` → `/guide/`, where servers redirect it).
+ */
 export function folderOf(url: string): string {
   const u = new URL(url);
   if (/\/[^/]+\.[A-Za-z0-9]+$/.test(u.pathname)) u.pathname = u.pathname.replace(/[^/]+$/, "");
@@ -85,8 +89,9 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
   };
   const maxPages = options.maxPages ?? 5000;
   const concurrency = options.concurrency ?? 4;
-  const inScope = (url: string) => url.startsWith(scope);
-  const relPath = (url: string) => decodeURIComponent(url.slice(scope.length)) || "index.html";
+  // The folder named without its slash (`/guide` for `/guide/`) is the folder's own page.
+  const inScope = (url: string) => url.startsWith(scope) || url === scope.slice(0, -1);
+  const relPath = (url: string) => (url.length > scope.length && decodeURIComponent(url.slice(scope.length))) || "index.html";
 
   let start: Response;
   try {
@@ -134,7 +139,9 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
     if (seen.size > 0) break;
   }
   const followLinks = seen.size === 0;
-  if (followLinks) enqueue(options.url);
+  // Where the start landed (`/guide` redirected to `/guide/`), so the folder's page is fetched once.
+  const landed = start.url && inScope(normalise(start.url)) ? start.url : options.url;
+  if (followLinks) enqueue(landed);
 
   // Fetch with bounded concurrency; yield pages in the order they complete.
   const ready: SourceDocument[] = [];
