@@ -1,5 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { toString } from "mdast-util-to-string";
 import type { AppServices } from "./app-services.ts";
 import { type IngestResult, ingestDocuments } from "./ingest/ingest-documents.ts";
 import { type DocumentFile, fileDocument, listDocuments } from "./ingest/list-documents.ts";
@@ -7,11 +9,33 @@ import { type DocumentFile, fileDocument, listDocuments } from "./ingest/list-do
 export const DEMO_SOURCE_NAME = "docent documentation";
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..");
 
-/** The bundled documentation: README.md and docs/, served by the service itself at /docs/. */
+/**
+ * README sections written for docent's developers, not its users: how retrieval was
+ * measured and tuned, benchmarks, tests. Their prose quotes questions about anything
+ * (a cheetah's speed, other products), so the demo source leaves them out: a user's
+ * off-topic question must not be "answered" from the eval's notes about it.
+ */
+const DEVELOPER_SECTIONS = new Set(["Evaluation", "Benchmark", "The fuzz bench", "Tests"]);
+
+/** The README without its developer sections (each up to the next heading of its level or higher). */
+export function readmeForUsers(markdown: string): string {
+  const cuts: Array<[number, number]> = [];
+  const headings = fromMarkdown(markdown).children.filter((node) => node.type === "heading");
+  headings.forEach((heading, i) => {
+    if (!DEVELOPER_SECTIONS.has(toString(heading).trim())) return;
+    const end = headings.slice(i + 1).find((next) => next.depth <= heading.depth);
+    cuts.push([heading.position!.start.offset!, end?.position!.start.offset ?? markdown.length]);
+  });
+  return cuts.reduceRight((text, [from, to]) => text.slice(0, from) + text.slice(to), markdown);
+}
+
+/** The bundled documentation: README.md (for users) and docs/, served by the service itself at /docs/. */
 export function bundledDocuments(root = PROJECT_ROOT): DocumentFile[] {
   const docs = fs.existsSync(path.join(root, "docs")) ? listDocuments(path.join(root, "docs")) : [];
-  const readme = path.join(root, "README.md");
-  return [...(fs.existsSync(readme) ? [fileDocument(readme, "README.md")] : []), ...docs];
+  const file = path.join(root, "README.md");
+  const readme = fileDocument(file, "README.md");
+  const forUsers: DocumentFile = { ...readme, read: async () => Buffer.from(readmeForUsers((await readme.read()).toString("utf8"))) };
+  return [...(fs.existsSync(file) ? [forUsers] : []), ...docs];
 }
 
 /** The demo's origin: `sources sync` reads the bundled documents again rather than a folder. */

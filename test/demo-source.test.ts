@@ -4,7 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
-import { DEMO_SOURCE_NAME } from "../src/demo-source.ts";
+import { DEMO_SOURCE_NAME, readmeForUsers } from "../src/demo-source.ts";
 import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
 import { silentLogger } from "../src/logging/logger.ts";
@@ -82,5 +82,37 @@ describe("the demo source follows the server", () => {
     expect(result).toMatchObject({ id: demo.id, name: DEMO_SOURCE_NAME, added: 0, changed: 0, removed: 0, base_url: `${server!.url}/docs/` });
     expect(result.unchanged).toBe(demo.pages);
     await expectServedBy(server!, await ask(server!));
+  });
+});
+
+describe("the demo source's README", () => {
+  it("leaves out the sections written for docent's developers, with their subsections, and keeps the rest", () => {
+    const markdown = [
+      "# docent",
+      "Intro.",
+      "## Quick start",
+      "Run it.",
+      "## Retrieval",
+      "How it finds pages.",
+      "### Evaluation",
+      "How fast can a cheetah run? was refused.",
+      "```sh",
+      "## not a heading inside a fence",
+      "```",
+      "#### A subsection of the evaluation",
+      "More eval notes.",
+      "### Embeddings",
+      "Optional.",
+      "## Tests",
+      "npm test.",
+    ].join("\n");
+    const kept = readmeForUsers(markdown);
+    expect(kept).toContain("## Quick start\nRun it.");
+    expect(kept).toContain("How it finds pages.\n### Embeddings\nOptional.");
+    expect(kept).not.toMatch(/cheetah|Evaluation|eval notes|not a heading|npm test/);
+    const real = readmeForUsers(fs.readFileSync(path.join(ROOT, "README.md"), "utf8"));
+    expect(real).toMatch(/^## Quick start$/m);
+    expect(real).toMatch(/^## Configuration$/m);
+    expect(real).not.toMatch(/^#+ (Evaluation|Benchmark|Tests|The fuzz bench)$/m);
   });
 });
