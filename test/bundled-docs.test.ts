@@ -64,6 +64,23 @@ describe("the bundled documentation at /docs/", () => {
     expect(anchored).toBeGreaterThan(0);
   });
 
+  it("opens at the README, and every link on every page leads to a page it serves", async () => {
+    for (const folder of ["/docs", "/docs/"]) {
+      const response = await fetch(`${server.url}${folder}`, { redirect: "manual" });
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe("/docs/README.md");
+    }
+    for (const page of ["README.md", "rest-api.md", "configuration.md", "api-keys.md", "knowledge-sources.md"]) {
+      const url = `${server.url}/docs/${page}`;
+      const links = parse(await (await fetch(url)).text())
+        .querySelectorAll("a[href]")
+        .map((a) => new URL(a.getAttribute("href")!, url))
+        .filter((link) => link.origin === server.url);
+      if (page === "README.md") expect(links.map((l) => l.pathname)).toContain("/docs/rest-api.md");
+      for (const link of links) expect([link.pathname, (await fetch(link)).status]).toEqual([link.pathname, 200]);
+    }
+  });
+
   it("answers an unknown page with a 404 in OpenAI's error shape, and runs no script", async () => {
     const missing = await fetch(`${server.url}/docs/nope.md`);
     expect(missing.status).toBe(404);

@@ -33,9 +33,32 @@ const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:
 
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-function renderPage(source: string, name: string): string {
+/** Where a bundled page sits in the repository (README.md at its root, the rest under docs/). */
+const repoPath = (relPath: string) => (relPath === "README.md" ? relPath : `docs/${relPath}`);
+
+/**
+ * Links written for the repository (`docs/rest-api.md` in the README, `../README.md`
+ * in docs/) pointed at pages this route does not have: they now lead to the bundled
+ * page, and a link to a repository file that is not served keeps its text only.
+ */
+function relinked(href: string, from: string, served: ReadonlySet<string>): string | null {
+  if (/^([a-z][a-z0-9+.-]*:|\/|#)/i.test(href)) return href;
+  const [target = "", hash = ""] = href.split(/(?=#)/);
+  const resolved = new URL(target, `file:///${repoPath(from)}`).pathname.slice(1);
+  const page = [...served].find((rel) => repoPath(rel) === resolved);
+  return page ? `/docs/${page}${hash}` : null;
+}
+
+function renderPage(source: string, name: string, served: ReadonlySet<string>): string {
   const title = /^#\s+(.+)$/m.exec(source)?.[1] ?? name;
-  const body = markdown.parse(source.replace(/^---\n[\s\S]*?\n---\n/, ""), { async: false });
+  const tokens = markdown.lexer(source.replace(/^---\n[\s\S]*?\n---\n/, ""));
+  markdown.walkTokens(tokens, (token) => {
+    if (token.type !== "link") return;
+    const href = relinked(token.href, name, served);
+    if (href === null) Object.assign(token, { type: "text", raw: token.text, tokens: token.tokens });
+    else token.href = href;
+  });
+  const body = markdown.parser(tokens);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)} · docent</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
 }
 
@@ -48,6 +71,8 @@ export function bundledDocsRoutes() {
   const app = new Hono();
   const files = new Map(bundledDocuments().map((d) => [d.relPath, d.file]));
   const rendered = new Map<string, string>();
+  // The folder itself opens at the README, the bundled documentation's first page.
+  app.get("/", (c) => c.redirect("/docs/README.md"));
   app.get("/*", (c) => {
     let rel = c.req.path.replace(/^\/docs\//, "");
     try {
@@ -55,6 +80,7 @@ export function bundledDocsRoutes() {
     } catch {
       // malformed escapes are refused before routing; a stray one here is just not a page
     }
+    if (rel === "") return c.redirect("/docs/README.md");
     // `/docs/configuration` names the same page as `/docs/configuration.md`.
     const found = files.has(rel) ? rel : files.has(`${rel}.md`) ? `${rel}.md` : null;
     if (!found) throw notFound(`No bundled document '${rel}'.`, null, "not_found");
@@ -65,7 +91,7 @@ export function bundledDocsRoutes() {
     if ((c.req.header("accept") ?? "").includes("text/markdown"))
       return c.body(fs.readFileSync(file, "utf8"), 200, { ...headers, "content-type": "text/markdown; charset=utf-8" });
     let html = rendered.get(found);
-    if (html === undefined) rendered.set(found, (html = renderPage(fs.readFileSync(file, "utf8"), found)));
+    if (html === undefined) rendered.set(found, (html = renderPage(fs.readFileSync(file, "utf8"), found, new Set(files.keys()))));
     return c.body(html, 200, { ...headers, "content-type": "text/html; charset=utf-8", "content-security-policy": CSP, vary: "accept" });
   });
   return app;
