@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fromMarkdown } from "mdast-util-from-markdown";
-import { toString } from "mdast-util-to-string";
+import { toString as textOf } from "mdast-util-to-string";
 import type { AppServices } from "./app-services.ts";
 import { type IngestResult, ingestDocuments } from "./ingest/ingest-documents.ts";
 import { type DocumentFile, fileDocument, listDocuments } from "./ingest/list-documents.ts";
@@ -22,9 +22,9 @@ export function readmeForUsers(markdown: string): string {
   const cuts: Array<[number, number]> = [];
   const headings = fromMarkdown(markdown).children.filter((node) => node.type === "heading");
   headings.forEach((heading, i) => {
-    if (!DEVELOPER_SECTIONS.has(toString(heading).trim())) return;
+    if (!DEVELOPER_SECTIONS.has(textOf(heading).trim())) return;
     const end = headings.slice(i + 1).find((next) => next.depth <= heading.depth);
-    cuts.push([heading.position!.start.offset!, end?.position!.start.offset ?? markdown.length]);
+    cuts.push([heading.position?.start.offset ?? 0, end?.position?.start.offset ?? markdown.length]);
   });
   return cuts.reduceRight((text, [from, to]) => text.slice(0, from) + text.slice(to), markdown);
 }
