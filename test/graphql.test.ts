@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHUNK_FIELDS, COMPLETION_FIELDS, graphqlRequest, graphqlSseClient } from "./support/clients.ts";
-import { pageOf, startTestServer, type TestServer } from "./support/test-server.ts";
+import { pageOf, type ServerWithProviders, startServerWithProviders, startTestServer, type TestServer } from "./support/test-server.ts";
 
 const STREAM = `subscription ($input: ChatCompletionInput!) { chatCompletionStream(input: $input) { ${CHUNK_FIELDS} } }`;
 const CREATE = `mutation ($input: ChatCompletionInput!) { createChatCompletion(input: $input) { ${COMPLETION_FIELDS} } }`;
@@ -101,5 +101,53 @@ describe("GraphQL", () => {
     expect(badRole.body.errors![0]).toMatchObject({ extensions: { code: "BAD_USER_INPUT", param: "messages[0].role" } });
     const unknown = await graphqlRequest(server.url, server.key, CREATE, { input: { ...input(), sources: ["00000000-0000-4000-8000-000000000000"] } });
     expect(unknown.body.errors![0]).toMatchObject({ extensions: { code: "NOT_FOUND", param: "sources[0]", reason: "source_not_found" } });
+  });
+});
+
+/** What a subscription's errors do on both graphql-sse transports: reach the client, never the process. */
+describe("GraphQL subscription errors", () => {
+  let running: ServerWithProviders;
+  beforeAll(async () => {
+    running = await startServerWithProviders({ kind: "reply", text: "Use CLUSTER [1]." });
+  });
+  afterAll(() => running.close());
+  const collect = async (single: boolean, input: object) => {
+    const client = graphqlSseClient(running.server.url, running.server.key, single);
+    const results: Array<{ data?: any; errors?: any[] }> = [];
+    try {
+      for await (const result of client.iterate({ query: STREAM, variables: { input } })) results.push(result as any);
+    } catch (error: any) {
+      // Distinct connections: an error before any event is the HTTP response itself.
+      if (error?.response) results.push({ errors: [{ status: error.response.status }] });
+      else results.push({ errors: Array.isArray(error) ? error : [error] });
+    } finally {
+      client.dispose();
+    }
+    return results;
+  };
+  const healthy = async () => (await fetch(`${running.server.url}/healthz`)).status;
+  const ask = { messages: [{ role: "user", content: "How do I physically reorder a table according to an index?" }] };
+
+  it("an error before the stream begins is the subscription's error, and the server keeps serving", async () => {
+    for (const single of [false, true]) {
+      const unknownModel = await collect(single, { ...ask, model: "nope" });
+      const unknownSource = await collect(single, { ...ask, model: "agent", sources: ["00000000-0000-4000-8000-000000000000"] });
+      // Both transports: a GraphQL error in an event (as for a mutation), not a dropped connection.
+      expect(unknownModel.at(-1)!.errors![0]).toMatchObject({ extensions: { code: "NOT_FOUND", param: "model" } });
+      expect(unknownSource.at(-1)!.errors![0]).toMatchObject({ extensions: { code: "NOT_FOUND", param: "sources[0]" } });
+      expect(await healthy()).toBe(200);
+    }
+  });
+
+  it("an error after the stream began ends it with that error after the chunks so far", async () => {
+    for (const single of [false, true]) {
+      running.fake.queue({ kind: "stream-error", text: "Use CLUSTER with", message: "upstream overloaded" });
+      const results = await collect(single, { ...ask, model: "provider_a" });
+      const chunks = results.filter((r) => r.data?.chatCompletionStream);
+      expect(chunks.map((r) => r.data.chatCompletionStream.choices[0]?.delta.content ?? "").join("")).toContain("Use CLUSTER");
+      const last = results.at(-1)!;
+      expect(last.errors![0]).toMatchObject({ extensions: { code: "BAD_GATEWAY" } });
+      expect(await healthy()).toBe(200);
+    }
   });
 });
