@@ -63,6 +63,16 @@ describe("caller JSON Schemas", () => {
     expect(tooDeep.status).toBe(400);
     expect((await error(tooDeep)).message).toMatch(/levels deep/);
 
+    // 1.7 KB whose $defs each refer three times to the next: 3^18 checks of one value (the event loop stalled, then the heap ran out).
+    const defs: Record<string, object> = { d18: { type: "string" } };
+    for (let i = 0; i < 18; i++) defs[`d${i}`] = { anyOf: [0, 1, 2].map(() => ({ $ref: `#/$defs/d${i + 1}` })) };
+    const started = performance.now();
+    const fanOut = await post(format({ $defs: defs, $ref: "#/$defs/d0" }));
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(fanOut.status).toBe(400);
+    expect(await error(fanOut)).toMatchObject({ param: "response_format", code: "invalid_schema" });
+    expect((await error(await post(format({ $defs: defs, $ref: "#/$defs/d0" })))).message).toMatch(/fan out too far/);
+
     const cycle = await post(format({ anyOf: [{ $ref: "#" }] }));
     expect(cycle.status).toBe(400);
     expect((await error(cycle)).message).toMatch(/refers to itself/);

@@ -44,4 +44,37 @@ describe("JSON Schema validation", () => {
     expect(validator.checkSchema({ if: { type: "string" }, then: { $ref: "#" } })).toMatch(/refers to itself/);
     expect(validator.checkSchema({ type: "object", properties: { next: { $ref: "#" } } })).toBeNull();
   });
+
+  it("refuses schemas whose combinators and $refs fan out exponentially, and keeps large ordinary ones", () => {
+    const chain = (levels: number, branch: (next: string) => object) => {
+      const defs: Record<string, object> = { [`d${levels}`]: { type: "string" } };
+      for (let i = 0; i < levels; i++) defs[`d${i}`] = { anyOf: [0, 1, 2].map((k) => ({ ...branch(`#/$defs/d${i + 1}`), title: `branch ${k}` })) };
+      return { $defs: defs, $ref: "#/$defs/d0" };
+    };
+    // Through members (each level any of three objects whose member `a` is the next level), then on one value.
+    const member = (next: string) => ({ type: "object", properties: { a: { $ref: next } } });
+    expect(validator.checkSchema(chain(12, member))).toMatch(/fan out too far/);
+    const same = (next: string) => ({ $ref: next });
+    expect(validator.checkSchema(chain(18, same))).toMatch(/fan out too far/);
+    expect(validator.checkSchema(chain(8, same))).toBeNull();
+    // A wide, ordinary schema: 3 levels of 8 properties, a union of 6 shapes at the bottom (about 15 KB as JSON).
+    const leaf = { anyOf: ["string", "number", "boolean", "null", "array", "object"].map((type) => ({ type })) };
+    const level = (inner: object) => ({ type: "object", properties: Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`p${i}`, inner])) });
+    expect(validator.checkSchema(level(level(leaf)))).toBeNull();
+    // A recursive one: a tree whose children are any of two node shapes.
+    const tree = {
+      $defs: { node: { anyOf: [{ type: "string" }, { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/node" } } } }] } },
+      $ref: "#/$defs/node",
+    };
+    expect(validator.checkSchema(tree)).toBeNull();
+  });
+
+  it("does not validate replies nested deeper than the bound the schema's cost was counted for", () => {
+    let deep: unknown = "x";
+    for (let i = 0; i < 40; i++) deep = { a: deep };
+    expect(validator.validate({ type: "object" }, deep)).toEqual(["the reply nests more than 20 levels deep"]);
+    let fine: unknown = "x";
+    for (let i = 0; i < 18; i++) fine = { a: fine };
+    expect(validator.validate({ type: "object" }, fine)).toEqual([]);
+  });
 });

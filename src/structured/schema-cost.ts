@@ -1,0 +1,152 @@
+/**
+ * The most subschemas a validator may check along one path of a value, from the
+ * root value down to a value `depth` levels below it. JSON Schema's combinators
+ * (`anyOf`, `oneOf`, `allOf`, `not`, `if`/`then`/`else`) and `$ref` apply several
+ * subschemas to the same value, and each may apply several more to the value's
+ * members, so a 2 KB schema of `$defs` that each refer three times to the next
+ * makes one value cost 3^18 checks: the work of validating grows as the product
+ * of these fan-outs, like a backtracking regular expression's. This bound is
+ * what the caller's schema is refused by (see ajv-validator.ts), counted
+ * without running anything, in time linear in the schema's size times `depth`.
+ * Over `limit` it answers Infinity; a subschema that applies to the same value
+ * again (through `$ref`s, consuming nothing) answers "endless"; a schema whose
+ * count would take more than `budget` steps answers "intricate".
+ */
+export function schemaCost(root: unknown, depth: number, limit: number, budget = ANALYSIS_BUDGET): number | "endless" | "intricate" {
+  let steps = 0;
+  const anchors = new Map<string, unknown>();
+  collectAnchors(root, anchors);
+  const resolve = (ref: unknown): unknown => {
+    if (typeof ref !== "string") return undefined;
+    if (ref === "#") return root;
+    if (ref.startsWith("#/")) return pointer(root, ref.slice(2));
+    if (ref.startsWith("#")) return anchors.get(ref.slice(1));
+    return undefined;
+  };
+
+  const same = new Map<object, unknown[]>();
+  const sameOf = (s: Record<string, unknown>) => {
+    let found = same.get(s);
+    if (!found) {
+      found = [];
+      for (const key of ["allOf", "anyOf", "oneOf"]) if (Array.isArray(s[key])) found.push(...(s[key] as unknown[]));
+      for (const key of ["not", "if", "then", "else"]) if (key in s) found.push(s[key]);
+      for (const key of ["$ref", "$dynamicRef", "$recursiveRef"]) if (key in s) found.push(resolve(key === "$recursiveRef" ? "#" : s[key]));
+      for (const key of ["dependentSchemas", "dependencies"]) if (isObject(s[key])) found.push(...Object.values(s[key]).filter(isObject));
+      same.set(s, found);
+    }
+    return found;
+  };
+  const slotsOf = (s: Record<string, unknown>): Array<[string, unknown]> => {
+    const slots: Array<[string, unknown]> = [];
+    if (isObject(s.properties)) for (const [name, child] of Object.entries(s.properties)) slots.push([`p:${name}`, child]);
+    if (isObject(s.patternProperties)) for (const child of Object.values(s.patternProperties)) slots.push(["*", child]);
+    for (const key of ["additionalProperties", "unevaluatedProperties", "propertyNames", "additionalItems", "unevaluatedItems", "contains"])
+      if (key in s) slots.push(["*", s[key]]);
+    const tuple = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : [];
+    for (const [i, child] of tuple.entries()) slots.push([`i:${i}`, child]);
+    if ("items" in s && !Array.isArray(s.items)) slots.push(["*", s.items]);
+    return slots;
+  };
+
+  // Checks applied to one value: the subschema itself and, through combinators and $refs, every one it brings in.
+  const counted = new Map<object, number>();
+  const counting = new Set<object>();
+  const here = (s: unknown): number => {
+    if (!isObject(s)) return 1;
+    const known = counted.get(s);
+    if (known !== undefined) return known;
+    if (counting.has(s)) throw new Endless();
+    counting.add(s);
+    let total = 1;
+    for (const child of sameOf(s)) total += here(child);
+    counting.delete(s);
+    counted.set(s, total);
+    if (total > limit) throw new TooCostly();
+    return total;
+  };
+
+  // The cost below one value, by the member it passes to (`p:name`, `i:index`, or `*` for any member).
+  const belowMemo = new Map<object, Map<number, Map<string, number>>>();
+  const below = (s: unknown, levels: number): Map<string, number> => {
+    if (!isObject(s) || levels <= 0) return new Map();
+    const byLevel = belowMemo.get(s) ?? new Map<number, Map<string, number>>();
+    belowMemo.set(s, byLevel);
+    const known = byLevel.get(levels);
+    if (known) return known;
+    const sums = new Map<string, number>();
+    const add = (slot: string, cost: number) => {
+      if (++steps > budget) throw new Intricate();
+      const total = (sums.get(slot) ?? 0) + cost;
+      if (total > limit) throw new TooCostly();
+      sums.set(slot, total);
+    };
+    for (const [slot, child] of slotsOf(s)) add(slot, path(child, levels - 1));
+    for (const child of sameOf(s)) for (const [slot, cost] of below(child, levels)) add(slot, cost);
+    byLevel.set(levels, sums);
+    return sums;
+  };
+  const path = (s: unknown, levels: number): number => {
+    const sums = below(s, levels);
+    const any = sums.get("*") ?? 0;
+    let worst = any;
+    for (const [slot, cost] of sums) if (slot !== "*") worst = Math.max(worst, cost + any);
+    const total = here(s) + worst;
+    if (total > limit) throw new TooCostly();
+    return total;
+  };
+
+  try {
+    return path(root, depth);
+  } catch (error) {
+    if (error instanceof TooCostly) return Number.POSITIVE_INFINITY;
+    if (error instanceof Endless) return "endless";
+    if (error instanceof Intricate) return "intricate";
+    throw error;
+  }
+}
+
+class TooCostly extends Error {}
+class Endless extends Error {}
+class Intricate extends Error {}
+
+/**
+ * Steps the count itself may take (~60 ms): a recursive schema with hundreds of members
+ * that each refer back to it needs members × members × depth steps, and is refused
+ * rather than counted at length, as its compiled validator would be huge as well.
+ */
+const ANALYSIS_BUDGET = 250_000;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+function pointer(root: unknown, path: string): unknown {
+  let node = root;
+  for (const raw of path.split("/")) {
+    let part: string;
+    try {
+      part = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    } catch {
+      return undefined;
+    }
+    if (Array.isArray(node)) node = node[Number(part)];
+    else if (isObject(node) && Object.hasOwn(node, part)) node = node[part];
+    else return undefined;
+  }
+  return node;
+}
+
+/** `$anchor` and `$dynamicAnchor` names, walked without recursion. */
+function collectAnchors(root: unknown, anchors: Map<string, unknown>) {
+  const stack = [root];
+  const seen = new Set<unknown>();
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== "object" || node === null || seen.has(node)) continue;
+    seen.add(node);
+    if (Array.isArray(node)) stack.push(...node);
+    else if (isObject(node)) {
+      for (const key of ["$anchor", "$dynamicAnchor"]) if (typeof node[key] === "string" && !anchors.has(node[key])) anchors.set(node[key], node);
+      stack.push(...Object.values(node));
+    }
+  }
+}
