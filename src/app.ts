@@ -2,9 +2,10 @@ import { Hono } from "hono";
 import type { AppServices } from "./app-services.ts";
 import { createStreamTokens } from "./auth/stream-tokens.ts";
 import { notFound, toDocentError } from "./core/errors.ts";
+import type { Lease } from "./core/rate-limiter.ts";
 import { refusalResponse } from "./graphql/errors.ts";
 import { createGraphQLHandler, streamTokenOf } from "./graphql/yoga.ts";
-import { type AdmissionEnv, admission } from "./http/admission.ts";
+import { type AdmissionEnv, acquireMore, admission, releasedWith } from "./http/admission.ts";
 import { limitBody } from "./http/body-limit.ts";
 import { bundledDocsRoutes } from "./http/bundled-docs.ts";
 import { CORS_PATHS, corsFor } from "./http/cors.ts";
@@ -82,7 +83,19 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
   });
   const trpc = createTrpcHandler(services);
   app.use("/trpc/*", admission(admitDeps, { reject: false }));
-  app.on(["GET", "POST"], "/trpc/*", limitBody(maxBodyBytes), (c) => trpc(c.req.raw, c.get("admission")));
+  app.on(["GET", "POST"], "/trpc/*", limitBody(maxBodyBytes), async (c) => {
+    const admitted = c.get("admission");
+    if ("error" in admitted) return trpc(c.req.raw, admitted);
+    // A batch (`/trpc/a,b,c?batch=1`) counts each of its calls against the key's limits.
+    const calls = c.req.query("batch") ? c.req.path.slice("/trpc/".length).split(",").length : 1;
+    let more: Lease;
+    try {
+      more = await acquireMore(admitDeps.limiter, admitted.caller, calls);
+    } catch (error) {
+      return trpc(c.req.raw, { error: toDocentError(error) });
+    }
+    return releasedWith(await trpc(c.req.raw, admitted), more);
+  });
   // MCP for coding agents: the same admission, tools over the same core.
   const { HOST: host, PUBLIC_URL: publicUrl, CORS_ORIGINS: corsOrigins } = services.config;
   app.route("/mcp", mcpRoutes({ ...admitDeps, services, maxBodyBytes, guards: { host, publicUrl, corsOrigins } }));

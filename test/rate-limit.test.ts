@@ -63,6 +63,44 @@ describe("requests per minute per key", () => {
   });
 });
 
+describe("batches count each call", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ RATE_LIMIT_PER_MINUTE: "3" });
+  });
+  afterAll(() => server.close());
+
+  it("a tRPC batch of four calls is four requests of a budget of three; refused, it counts as one request", async () => {
+    const key = (await server.services.keys.create("trpc batch")).key;
+    const client = trpcClient(server.url, key);
+    // httpBatchLink sends calls made in one tick as one request.
+    const four = Promise.allSettled([0, 1, 2, 3].map(() => client.models.list.query()));
+    for (const result of await four) expect(result).toMatchObject({ status: "rejected", reason: { data: { code: "TOO_MANY_REQUESTS" } } });
+    const two = await Promise.allSettled([0, 1].map(() => client.models.list.query()));
+    expect(two.map((r) => r.status)).toEqual(["fulfilled", "fulfilled"]);
+    await expect(client.models.list.query()).rejects.toMatchObject({ data: { code: "TOO_MANY_REQUESTS" } });
+  });
+
+  it("an MCP batch of tool calls counts each call", async () => {
+    const key = (await server.services.keys.create("mcp batch")).key;
+    const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "list_sources", arguments: {} } });
+    const post = (body: unknown) =>
+      fetch(`${server.url}/mcp`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify(body),
+      });
+    const four = await post([1, 2, 3, 4].map(call));
+    expect(four.status).toBe(429);
+    expect(four.headers.get("retry-after")).toMatch(/^\d+$/);
+    // Refused, the batch counted as one request: two calls of the three are left.
+    const two = await post([1, 2].map(call));
+    expect(two.status).toBe(200);
+    await two.text();
+    expect((await post(call(3))).status).toBe(429);
+  });
+});
+
 describe("requests in progress per key", () => {
   let running: ServerWithProviders;
   beforeAll(async () => {

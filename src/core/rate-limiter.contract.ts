@@ -73,6 +73,21 @@ export function rateLimiterContract(name: string, setup: RateLimiterSetup) {
       await cleanup?.();
     });
 
+    it("counts a batch's units at once, and nothing when the batch does not fit", async () => {
+      const { limiter, cleanup } = await setup({ perMinute: 4, concurrent: 3 });
+      const k = key();
+      // Three units fit the concurrency cap, not four; the refused four spend nothing.
+      await refusal(limiter.acquire(k, 4));
+      const three = await limiter.acquire(k, 3);
+      await refusal(limiter.acquire(k));
+      await three.release();
+      // The minute's budget holds one more of its four.
+      await limiter.acquire(k);
+      const refused = await refusal(limiter.acquire(k));
+      expect(refused.message).toMatch(/4 requests per minute/);
+      await cleanup?.();
+    });
+
     it("counts nothing for a refused request", async () => {
       const { limiter, cleanup } = await setup({ perMinute: 3, concurrent: 1 });
       const k = key();

@@ -7,12 +7,12 @@ import { DocentError } from "./errors.ts";
  */
 export interface RateLimiter {
   /**
-   * Counts one request against the key's per-minute budget and takes one of
-   * its concurrent slots, or throws DocentError TOO_MANY_REQUESTS (reason
-   * `rate_limit_exceeded`, retryable, `retryAfter` in seconds). A refused
-   * request spends nothing.
+   * Counts `units` requests (default 1; a batch's calls) against the key's
+   * per-minute budget and takes as many of its concurrent slots, or throws
+   * DocentError TOO_MANY_REQUESTS (reason `rate_limit_exceeded`, retryable,
+   * `retryAfter` in seconds). A refused acquire spends nothing.
    */
-  acquire(keyId: string): Promise<Lease>;
+  acquire(keyId: string, units?: number): Promise<Lease>;
 }
 
 export interface Lease {

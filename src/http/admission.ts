@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { type AdmitDeps, admit, type Caller } from "../auth/admit.ts";
 import { type DocentError, toDocentError } from "../core/errors.ts";
+import type { Lease, RateLimiter } from "../core/rate-limiter.ts";
 import { holdUntilBodyEnds } from "./rate-limit.ts";
 import type { HttpTrace } from "./request-trace.ts";
 
@@ -51,4 +52,25 @@ export function admission(
 export function callerOf(admission: Admission): Caller {
   if ("error" in admission) throw admission.error;
   return admission.caller;
+}
+
+/** Most operations one request may count for (tRPC's batch size and one over, so a larger batch is still refused as one). */
+const MAX_UNITS = 17;
+
+/**
+ * A request that carries several operations (a tRPC batch, an MCP batch of tool
+ * calls) counts each against its key's limits: the admission counted the
+ * request, this counts the other calls (as requests of the minute's budget and
+ * concurrent slots) at once, or throws TOO_MANY_REQUESTS having counted none of them.
+ */
+export async function acquireMore(limiter: RateLimiter, caller: Caller, operations: number): Promise<Lease> {
+  const more = Math.min(operations, MAX_UNITS) - 1;
+  return more > 0 ? limiter.acquire(caller.key.id, more) : { release: async () => {} };
+}
+
+/** Holds `more` until the response (a stream included) has ended. */
+export function releasedWith(response: Response, more: Lease): Response {
+  if (response.headers.get("content-type")?.startsWith("text/event-stream")) return holdUntilBodyEnds(response, more);
+  void more.release();
+  return response;
 }

@@ -1,7 +1,9 @@
 import { type AuthInfo, createMcpHandler } from "@modelcontextprotocol/server";
 import { Hono } from "hono";
 import type { AdmitDeps, Caller } from "../auth/admit.ts";
-import { type AdmissionEnv, admission } from "../http/admission.ts";
+import { toDocentError } from "../core/errors.ts";
+import type { Lease } from "../core/rate-limiter.ts";
+import { type AdmissionEnv, acquireMore, admission, releasedWith } from "../http/admission.ts";
 import { limitBody } from "../http/body-limit.ts";
 import { refusalResponse } from "./mcp-errors.ts";
 import { createDocentMcpServer } from "./mcp-server.ts";
@@ -35,10 +37,29 @@ export function mcpRoutes({ services, maxBodyBytes, guards, ...admitDeps }: McpD
   const app = new Hono<AdmissionEnv>();
   for (const guard of mcpRequestGuards(guards)) app.use("/", guard);
   app.use("/", admission(admitDeps, { reject: false }));
-  app.all("/", limitBody(maxBodyBytes, { refuse: refusalResponse }), (c) => {
+  app.all("/", limitBody(maxBodyBytes, { refuse: refusalResponse }), async (c) => {
     const admitted = c.get("admission");
     if ("error" in admitted) return refusalResponse(admitted.error);
-    return handler.fetch(c.req.raw, { authInfo: authInfoOf(admitted.caller) });
+    // A JSON-RPC batch counts each tool call against the key's limits (tools run the answering pipeline).
+    let more: Lease;
+    try {
+      more = await acquireMore(admitDeps.limiter, admitted.caller, toolCalls(await c.req.text()));
+    } catch (error) {
+      return refusalResponse(toDocentError(error));
+    }
+    return releasedWith(await handler.fetch(c.req.raw, { authInfo: authInfoOf(admitted.caller) }), more);
   });
   return app;
+}
+
+/** How many tool calls a body carries: each request of a batch whose method is tools/call (1 for anything else). */
+function toolCalls(body: string): number {
+  if (!body.trimStart().startsWith("[")) return 1;
+  try {
+    const batch: unknown = JSON.parse(body);
+    if (!Array.isArray(batch)) return 1;
+    return Math.max(1, batch.filter((message) => (message as { method?: unknown } | null)?.method === "tools/call").length);
+  } catch {
+    return 1;
+  }
 }

@@ -24,14 +24,14 @@ export interface FlexibleCounters {
   concurrent: Counter | null;
 }
 
-/** A point taken from a counter, which can be given back within its window. */
+/** Points taken from a counter, which can be given back within its window. */
 interface Point {
   giveBack(): Promise<void>;
 }
 
 type Outcome = { kind: "granted"; point: Point } | { kind: "refused"; point: Point; msBeforeNext: number } | { kind: "failed"; error: unknown };
 
-async function take(store: RateLimiterAbstract, key: string): Promise<Outcome> {
+async function take(store: RateLimiterAbstract, key: string, units: number): Promise<Outcome> {
   // Taken before the call, so `startedAt + msBeforeNext` never overshoots the window's real end.
   const startedAt = Date.now();
   const point = (res: RateLimiterRes): Point => {
@@ -41,12 +41,12 @@ async function take(store: RateLimiterAbstract, key: string): Promise<Outcome> {
         // After a reset the point is gone already: giving it back would lend the new window a free one.
         if (Date.now() >= windowEndsAt) return;
         // A store that fails here costs the key this point until the window ends: bounded, so not an error.
-        await store.reward(key, 1).catch(() => {});
+        await store.reward(key, units).catch(() => {});
       },
     };
   };
   try {
-    return { kind: "granted", point: point(await store.consume(key, 1)) };
+    return { kind: "granted", point: point(await store.consume(key, units)) };
   } catch (error) {
     // The library rejects with a RateLimiterRes when over the limit (the point is counted even so), or with the store's error.
     if (error instanceof RateLimiterRes) return { kind: "refused", point: point(error), msBeforeNext: error.msBeforeNext };
@@ -57,8 +57,8 @@ async function take(store: RateLimiterAbstract, key: string): Promise<Outcome> {
 /** A RateLimiter over rate-limiter-flexible counters: the same logic for every store. */
 export function makeFlexibleRateLimiter({ perMinute, concurrent }: FlexibleCounters): RateLimiter {
   return {
-    async acquire(keyId: string): Promise<Lease> {
-      const [minute, slot] = await Promise.all([perMinute && take(perMinute.store, keyId), concurrent && take(concurrent.store, keyId)]);
+    async acquire(keyId: string, units = 1): Promise<Lease> {
+      const [minute, slot] = await Promise.all([perMinute && take(perMinute.store, keyId, units), concurrent && take(concurrent.store, keyId, units)]);
       const outcomes = [minute, slot].filter((o): o is Outcome => o !== null);
       if (outcomes.some((o) => o.kind !== "granted")) {
         // A refused request spends nothing: give back every point it took, refused ones included.
