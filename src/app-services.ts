@@ -161,7 +161,8 @@ export async function createServices(
       changes.close();
       await rateLimiter.close();
       // Buffered usage is written before the database closes: a graceful stop loses none.
-      await usage.close();
+      // A write that fails here is reported, not thrown: the databases still close.
+      await usage.close().catch((error: unknown) => logger.error({ err: error }, "could not write the buffered usage and served completions at stop"));
       await prisma.$disconnect();
       await index.close();
     },

@@ -25,6 +25,13 @@ const COLUMN_NAMES = [
 const COLUMNS = COLUMN_NAMES.map((c) => `"${c}"`).join(", ");
 const COLUMN_COUNT = COLUMN_NAMES.length;
 
+/**
+ * Caller and model text as the database can store it: a lone UTF-16 surrogate (valid in a
+ * JSON string, `"\ud800"`, but not in UTF-8) becomes U+FFFD. Before, one such question failed
+ * every batch it was written in, other keys' records with it, until the process stopped.
+ */
+const storable = (text: string | null | undefined) => (text == null ? text : (text as unknown as { toWellFormed(): string }).toWellFormed());
+
 type Row = Awaited<ReturnType<PrismaClient["servedCompletion"]["findMany"]>>[number];
 
 const fromRow = (row: Row): ServedCompletion => ({
@@ -57,8 +64,8 @@ export function createPrismaServedCompletions(prisma: PrismaClient): ServedCompl
           JSON.stringify(r.closest),
           r.refused,
           r.coverage,
-          r.question,
-          r.answer,
+          storable(r.question),
+          storable(r.answer),
         ]);
         // The statement as a template's parts, one before each value: this client's own runtime then
         // writes its placeholders (`?` for SQLite, `$n` for PostgreSQL). Not Prisma.sql/Prisma.join: the
@@ -69,7 +76,7 @@ export function createPrismaServedCompletions(prisma: PrismaClient): ServedCompl
       }
     },
     async rate(id, keyId, { rating, comment, at }) {
-      const { count } = await prisma.servedCompletion.updateMany({ where: { id, keyId }, data: { rating, comment, ratedAt: at } });
+      const { count } = await prisma.servedCompletion.updateMany({ where: { id, keyId }, data: { rating, comment: storable(comment), ratedAt: at } });
       return count > 0;
     },
     async list({ since, until }) {
