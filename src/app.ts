@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { AppServices } from "./app-services.ts";
 import { createStreamTokens } from "./auth/stream-tokens.ts";
-import { notFound, toDocentError } from "./core/errors.ts";
+import { badRequest, notFound, toDocentError } from "./core/errors.ts";
 import type { Lease } from "./core/rate-limiter.ts";
 import { refusalResponse } from "./graphql/errors.ts";
 import { createGraphQLHandler, streamTokenOf } from "./graphql/yoga.ts";
@@ -76,6 +76,11 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
     }),
   );
   app.on(["GET", "POST", "PUT", "DELETE"], ["/graphql", "/graphql/stream"], limitBody(maxBodyBytes), (c) => {
+    // A body is JSON, whose depth and size limitBody has checked; Yoga would also parse a form-encoded
+    // one, whose `variables` (JSON inside a form field) no limit has seen.
+    const type = c.req.header("content-type");
+    if (c.req.method === "POST" && type && !/^application\/(graphql-response\+|graphql\+)?json\b/i.test(type))
+      return refusalResponse(badRequest(`GraphQL requests are sent as application/json, not ${type.split(";")[0]}.`, null, "unsupported_media_type"));
     const admitted = c.get("admission");
     // graphql-sse reserves and opens its stream before Yoga builds a context: refuse here in GraphQL's shape.
     if (c.req.path === "/graphql/stream" && "error" in admitted) return refusalResponse(admitted.error);

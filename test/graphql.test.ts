@@ -96,6 +96,18 @@ describe("GraphQL", () => {
     }
   });
 
+  it("takes request bodies as JSON only: a form-encoded body, whose variables no JSON limit has seen, is refused", async () => {
+    const form = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ query: "query ($v: String) { models { id } }", variables: JSON.stringify({ v: "x" }) }),
+    });
+    expect(form.status).toBe(400);
+    expect(((await form.json()) as { errors: Array<{ extensions: object }> }).errors[0]!.extensions).toMatchObject({ reason: "unsupported_media_type" });
+    const json = await graphqlRequest(server.url, server.key, "{ models { id } }");
+    expect(json.status).toBe(200);
+  });
+
   it("reports bad input as BAD_USER_INPUT and unknown sources as NOT_FOUND, naming the parameter", async () => {
     const badRole = await graphqlRequest(server.url, server.key, CREATE, { input: { ...input(), messages: [{ role: "tool", content: "x" }] } });
     expect(badRole.body.errors![0]).toMatchObject({ extensions: { code: "BAD_USER_INPUT", param: "messages[0].role" } });
