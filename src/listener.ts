@@ -19,6 +19,11 @@ export async function listen(fetch: (request: Request) => Response | Promise<Res
     server.once("error", (error) => reject(listenError(error, host, port)));
     server.listen(port, host, () => resolve());
   });
+  // Requests Node refuses before any route sees them get OpenAI's error shape too (its own answer has no body).
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
+    socket.end(rawErrorResponse(error.code));
+  });
   let draining = false;
   // Once stopping, every response closes its connection, and a keep-alive
   // connection left idle by a finished response is closed at once.
@@ -39,6 +44,18 @@ export async function listen(fetch: (request: Request) => Response | Promise<Res
         server.closeIdleConnections();
       }),
   };
+}
+
+/** The whole HTTP response for a request Node could not parse: header overflow 431, timeout 408, else 400. */
+function rawErrorResponse(code: string | undefined): string {
+  const [status, reason, message, errorCode] =
+    code === "HPE_HEADER_OVERFLOW"
+      ? [431, "Request Header Fields Too Large", "The request's headers are larger than this server accepts (16 KB in all).", "request_headers_too_large"]
+      : code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "Request Timeout", "The request was not received in time.", "request_timeout"]
+        : [400, "Bad Request", "The request is not valid HTTP.", "invalid_http"];
+  const body = JSON.stringify({ error: { message, type: "invalid_request_error", param: null, code: errorCode } });
+  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }
 
 function listenError(error: Error, host: string, port: number): Error {

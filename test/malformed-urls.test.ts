@@ -1,4 +1,5 @@
 import http from "node:http";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 
@@ -44,5 +45,37 @@ describe("malformed URLs", () => {
     const response = await rawGet(server.url, `/v1/sources/${encodeURIComponent(server.sources.pg)}`, { authorization: `Bearer ${server.key}` });
     expect(response.status).toBe(200);
     expect((await rawGet(server.url, "/docs/no%20such%20page.md")).status).toBe(404);
+  });
+});
+
+/** What Node refuses before routing (oversized headers, broken HTTP) is answered in OpenAI's error shape, not with an empty body. */
+describe("requests Node cannot parse", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+  const raw = (request: string) =>
+    new Promise<string>((resolve, reject) => {
+      const { hostname, port } = new URL(server.url);
+      const socket = net.connect(Number(port), hostname, () => socket.write(request));
+      let reply = "";
+      socket.setEncoding("utf8").on("data", (d) => (reply += d));
+      socket.on("end", () => resolve(reply)).on("error", reject);
+    });
+  const parsed = (reply: string) => {
+    const [head, body] = reply.split("\r\n\r\n");
+    return { status: Number(head!.split(" ")[1]), body: JSON.parse(body!) };
+  };
+
+  it("a 70 KB header → 431 request_headers_too_large; broken HTTP → 400 invalid_http", async () => {
+    const big = parsed(await raw(`GET /v1/models HTTP/1.1\r\nhost: x\r\nx-big: ${"a".repeat(70_000)}\r\n\r\n`));
+    expect(big).toEqual({
+      status: 431,
+      body: { error: { message: expect.stringMatching(/headers/), type: "invalid_request_error", param: null, code: "request_headers_too_large" } },
+    });
+    const broken = parsed(await raw("NOT HTTP AT ALL\r\n\r\n"));
+    expect(broken).toEqual({ status: 400, body: { error: { message: expect.any(String), type: "invalid_request_error", param: null, code: "invalid_http" } } });
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });
 });
