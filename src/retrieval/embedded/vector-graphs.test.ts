@@ -7,8 +7,10 @@ import { openSqliteIndex } from "./sqlite-index.ts";
 const ID = "11111111-2222-4333-8444-555555555555";
 const DIMS = 16;
 const opened: Array<ReturnType<typeof openSqliteIndex>> = [];
+const folders: string[] = [];
 afterEach(() => {
   for (const index of opened.splice(0)) index.close();
+  for (const folder of folders.splice(0)) fs.rmSync(folder, { recursive: true, force: true });
 });
 
 /** Deterministic unit vectors in clusters, like embeddings of passages on a few topics. */
@@ -52,7 +54,11 @@ const exactBest = (stored: Float32Array[], query: Float32Array, k: number) =>
     .map(({ i }) => i);
 
 describe("HNSW graphs for large sources' vectors", () => {
-  const file = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "docent-graphs-")), "index.db");
+  const file = () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), "docent-graphs-"));
+    folders.push(folder);
+    return path.join(folder, "index.db");
+  };
 
   it("searches a large source through a graph built off the request path, finding what an exact scan finds", async () => {
     const index = open(file());
@@ -109,6 +115,39 @@ describe("HNSW graphs for large sources' vectors", () => {
     await writer.writer.removeSource(ID);
     await writer.vectorSearch(second[10]!, undefined, 3);
     expect(graphFiles()).toEqual([]);
+  });
+
+  it("builds off the main thread: the event loop keeps turning while a graph of 6,000 vectors is built", async () => {
+    const index = open(file());
+    const stored = vectors(6_000, 3);
+    await index.writer.replaceSource(ID, pages(stored, "a"));
+    let last = performance.now();
+    let longest = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 5);
+    const started = performance.now();
+    await index.vectorSearch(stored[0]!, [ID], 1);
+    await until(() => index.stats().graphs === 1);
+    clearInterval(ticker);
+    // Building took far longer than the longest pause (a build on the main thread is one pause of its whole length).
+    expect(performance.now() - started).toBeGreaterThan(4 * longest);
+  });
+
+  it("removing a source while its graph is built leaves no graph file behind", async () => {
+    const shared = file();
+    const index = open(shared);
+    const stored = vectors(3_000, 5);
+    await index.writer.replaceSource(ID, pages(stored, "a"));
+    await index.vectorSearch(stored[0]!, [ID], 1);
+    await index.writer.removeSource(ID);
+    await index.vectorSearch(stored[0]!, undefined, 1);
+    // The build, if it ran, ends with its file removed; none for a source the index no longer has.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const left = fs.existsSync(`${shared}-graphs`) ? fs.readdirSync(`${shared}-graphs`) : [];
+    expect(left).toEqual([]);
   });
 
   it("keeps small sources on the exact scan", async () => {

@@ -1,4 +1,3 @@
-import crypto from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -11,7 +10,7 @@ export interface VectorGraph {
   getCurrentCount(): number;
 }
 
-type Outcome = { ok: boolean; message?: string };
+type Outcome = { ok: boolean; message?: string; file?: string; built?: boolean };
 
 export interface GraphInput {
   ids: number[];
@@ -38,22 +37,33 @@ const hnsw = () =>
     HierarchicalNSW: new (space: string, dims: number) => VectorGraph & { readIndex(file: string): Promise<boolean> };
   };
 
+/** Temporary files of builds that never finished (a process stopped while writing) are swept after this long. */
+const STALE_TEMPORARY_MS = 3_600_000;
+
 /**
  * HNSW graphs of large sources' embeddings, kept as files beside the index
  * (`dir`) and named by a hash of the ids and vectors they hold, so a graph is
- * never used for vectors it was not built from, and every process reading the
- * index shares one build. A missing graph is built in a worker thread (one at a
- * time), never on the request path; until it is ready the caller scans exactly.
- * Any failure leaves that source on the exact scan.
+ * never used for vectors it was not built from, and a process finds the graph
+ * another built (two that start at once may both build it: the same file,
+ * renamed into place twice). A worker thread, one build at a time, hashes the
+ * vectors, and builds the graph when there is no file; the main thread only
+ * copies the vectors to it, and until the graph is ready the caller scans
+ * exactly. A build whose vectors are no longer current is skipped, and a
+ * failure leaves that group on the exact scan.
  */
 export function makeVectorGraphs({ dir, minFloats = GRAPH_MIN_FLOATS }: { dir: string | null; minFloats?: number }) {
   let worker: Worker | null = null;
   let jobs = 0;
+  let pending = 0;
   const waiting = new Map<number, (outcome: Outcome) => void>();
-  let builds: Promise<unknown> = Promise.resolve();
-  const failed = new Set<string>();
+  let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
+  if (dir) sweepTemporary(dir);
 
+  const settleAll = (message: string) => {
+    for (const settle of waiting.values()) settle({ ok: false, message });
+    waiting.clear();
+  };
   const startWorker = () => {
     const started = new Worker(new URL("./vector-graph-worker.mjs", import.meta.url));
     started.unref();
@@ -71,57 +81,53 @@ export function makeVectorGraphs({ dir, minFloats = GRAPH_MIN_FLOATS }: { dir: s
     started.on("exit", () => fail("the graph worker stopped"));
     return started;
   };
-
-  const settleAll = (message: string) => {
-    for (const settle of waiting.values()) settle({ ok: false, message });
-    waiting.clear();
-  };
-
-  const build = (input: GraphInput, file: string) =>
+  const ask = (input: GraphInput, prefix: string) =>
     new Promise<Outcome>((settle) => {
-      if (closed) return settle({ ok: false, message: "closed" });
-      worker ??= startWorker();
-      const job = ++jobs;
-      waiting.set(job, settle);
-      // A copy: the caller keeps scanning its own vectors until the graph is ready.
-      worker.postMessage({ job, ids: input.ids, dims: input.dims, vectors: input.vectors.slice(), file, m: M, efConstruction: EF_CONSTRUCTION });
+      if (closed || !dir) return settle({ ok: false, message: "closed" });
+      try {
+        worker ??= startWorker();
+        const job = ++jobs;
+        waiting.set(job, settle);
+        // A copy, handed over rather than cloned: the caller keeps scanning its own until the graph is ready.
+        const vectors = input.vectors.slice(0, input.ids.length * input.dims);
+        worker.postMessage({ job, ids: input.ids, dims: input.dims, vectors, dir, prefix, m: M, efConstruction: EF_CONSTRUCTION }, [vectors.buffer]);
+      } catch (error) {
+        settle({ ok: false, message: String(error) });
+      }
     });
-
   const stopWhenIdle = () => {
-    if (waiting.size === 0 && worker) {
-      const idle = worker;
-      worker = null;
-      void idle.terminate();
-    }
+    if (pending > 0 || !worker) return;
+    const idle = worker;
+    worker = null;
+    void idle.terminate();
   };
 
   return {
     /** Whether these vectors are worth a graph (and there is somewhere to keep one). */
     wanted: ({ ids, dims }: GraphInput) => dir !== null && ids.length * dims >= minFloats,
 
-    /** The graph of exactly these vectors: read from its file, built first when there is none; null when that fails. */
-    async open(sourceId: string, input: GraphInput): Promise<VectorGraph | null> {
+    /**
+     * The graph of exactly these vectors, found or built; null when that fails, or
+     * when `isCurrent` says the vectors were replaced meanwhile (then nothing is built
+     * for them, and a graph built for them is not read).
+     */
+    async open(sourceId: string, input: GraphInput, isCurrent: () => boolean): Promise<VectorGraph | null> {
       if (!dir || !/^[\w-]+$/.test(sourceId)) return null;
       const prefix = `${sourceId}.${input.dims}.`;
-      const file = path.join(dir, `${prefix}${fingerprint(input)}.hnsw`);
-      if (failed.has(file)) return null;
+      pending++;
+      const outcome = queue.then((): Outcome | Promise<Outcome> => (closed || !isCurrent() ? { ok: false, message: "replaced" } : ask(input, prefix)));
+      queue = outcome.catch(() => undefined);
+      const { ok, file } = await outcome;
+      pending--;
+      stopWhenIdle();
+      if (!ok || !file || closed || !isCurrent()) return null;
+      // Only a process whose vectors are current clears the source's other graphs.
+      removeOthers(dir, prefix, file);
       try {
-        if (!fs.existsSync(file)) {
-          fs.mkdirSync(dir, { recursive: true });
-          const next = builds.then((): Promise<Outcome> | Outcome => (fs.existsSync(file) ? { ok: true } : build(input, file)));
-          builds = next;
-          const outcome = await next;
-          stopWhenIdle();
-          if (!outcome.ok) throw new Error(outcome.message);
-          removeOthers(dir, prefix, file);
-        }
-        if (closed) return null;
         const graph = new (hnsw().HierarchicalNSW)("ip", input.dims);
         await graph.readIndex(file);
-        if (graph.getCurrentCount() !== input.ids.length) throw new Error("graph size differs from its vectors");
-        return graph;
+        return graph.getCurrentCount() === input.ids.length ? graph : null;
       } catch {
-        failed.add(file);
         return null;
       }
     },
@@ -150,13 +156,6 @@ export function searchGraph(graph: VectorGraph, query: number[], limit: number):
   return neighbors.map((id, i) => ({ id, score: 1 - distances[i]! }));
 }
 
-function fingerprint({ ids, dims, vectors }: GraphInput): string {
-  const hash = crypto.createHash("sha256");
-  hash.update(`${dims}:${ids.join(",")}:`);
-  hash.update(new Uint8Array(vectors.buffer, vectors.byteOffset, ids.length * dims * 4));
-  return hash.digest("hex").slice(0, 20);
-}
-
 function removeOthers(dir: string, prefix: string, keep: string | null) {
   let names: string[] = [];
   try {
@@ -167,5 +166,24 @@ function removeOthers(dir: string, prefix: string, keep: string | null) {
   for (const name of names) {
     const file = path.join(dir, name);
     if (name.startsWith(prefix) && name.endsWith(".hnsw") && file !== keep) fs.rmSync(file, { force: true });
+  }
+}
+
+/** Removes temporary files of builds that never finished (their process stopped while writing). */
+function sweepTemporary(dir: string) {
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.endsWith(".tmp")) continue;
+    const file = path.join(dir, name);
+    try {
+      if (Date.now() - fs.statSync(file).mtimeMs > STALE_TEMPORARY_MS) fs.rmSync(file, { force: true });
+    } catch {
+      // gone already
+    }
   }
 }

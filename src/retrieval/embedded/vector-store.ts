@@ -50,10 +50,15 @@ export function makeVectorStore(db: Database.Database, graphOptions: Parameters<
   const withGraphs = (sourceId: string, groups: SourceVectors[]) => {
     for (const group of groups) {
       if (!graphs.wanted(group)) continue;
-      void graphs.open(sourceId, group).then((graph) => {
-        if (!graph) return;
-        group.graph = graph;
-        group.vectors = NO_VECTORS;
+      const isCurrent = () => bySource?.get(sourceId)?.includes(group) === true;
+      void graphs.open(sourceId, group, isCurrent).then((graph) => {
+        if (graph && isCurrent()) {
+          group.graph = graph;
+          group.vectors = NO_VECTORS;
+        } else if (bySource && !bySource.has(sourceId)) {
+          // Removed while its graph was built: the file just written is nobody's.
+          graphs.forget(sourceId);
+        }
       });
     }
     return groups;
