@@ -6,27 +6,60 @@ import { randomBytes } from "node:crypto";
  * only for a key id (re-checked on every use, so revocation and expiry hold),
  * lapses after `idleMs` without use, and is accepted only on that endpoint.
  */
-export function createStreamTokens({ idleMs = 5 * 60_000, max = 10_000, now = Date.now }: { idleMs?: number; max?: number; now?: () => number } = {}) {
+export function createStreamTokens({
+  idleMs = 5 * 60_000,
+  max = 10_000,
+  perKey = 32,
+  now = Date.now,
+}: {
+  idleMs?: number;
+  max?: number;
+  perKey?: number;
+  now?: () => number;
+} = {}) {
   const tokens = new Map<string, { keyId: string; lastUsed: number }>();
+  const held = new Map<string, number>();
+  const remove = (token: string) => {
+    const entry = tokens.get(token);
+    if (!entry) return;
+    tokens.delete(token);
+    const left = (held.get(entry.keyId) ?? 1) - 1;
+    if (left > 0) held.set(entry.keyId, left);
+    else held.delete(entry.keyId);
+  };
   return {
     issue(keyId: string): string {
       const token = randomBytes(24).toString("base64url");
+      // A key past its share gives up its own least recently used token: one key reserving
+      // streams in a loop cannot push every other key's tokens out of the table.
+      if ((held.get(keyId) ?? 0) >= perKey) {
+        for (const [oldest, entry] of tokens)
+          if (entry.keyId === keyId) {
+            remove(oldest);
+            break;
+          }
+      }
       // Oldest first: a Map keeps insertion order, and use re-inserts.
-      if (tokens.size >= max) tokens.delete(tokens.keys().next().value!);
+      if (tokens.size >= max) remove(tokens.keys().next().value!);
       tokens.set(token, { keyId, lastUsed: now() });
+      held.set(keyId, (held.get(keyId) ?? 0) + 1);
       return token;
     },
     /** The key id a token stands for, or null when unknown or lapsed. */
     use(token: string): string | null {
       const entry = tokens.get(token);
       if (!entry) return null;
+      if (now() - entry.lastUsed > idleMs) {
+        remove(token);
+        return null;
+      }
+      // Re-inserted: the most recently used go last.
       tokens.delete(token);
-      if (now() - entry.lastUsed > idleMs) return null;
       tokens.set(token, { keyId: entry.keyId, lastUsed: now() });
       return entry.keyId;
     },
     revoke(token: string) {
-      tokens.delete(token);
+      remove(token);
     },
   };
 }

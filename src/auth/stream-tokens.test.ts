@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { createStreamTokens } from "./stream-tokens.ts";
+
+describe("graphql-sse stream tokens", () => {
+  it("stand for their key until they lapse unused", () => {
+    let clock = 0;
+    const tokens = createStreamTokens({ idleMs: 1000, now: () => clock });
+    const token = tokens.issue("k1");
+    clock = 900;
+    expect(tokens.use(token)).toBe("k1");
+    clock = 1800;
+    expect(tokens.use(token)).toBe("k1");
+    clock = 3000;
+    expect(tokens.use(token)).toBeNull();
+    expect(tokens.use("never-issued")).toBeNull();
+  });
+
+  it("one key reserving in a loop gives up its own oldest tokens, never another key's", () => {
+    const tokens = createStreamTokens({ max: 100, perKey: 4 });
+    const others = Array.from({ length: 90 }, (_, i) => tokens.issue(`other-${i}`));
+    const flood = Array.from({ length: 1000 }, () => tokens.issue("flooder"));
+    for (const [i, token] of others.entries()) expect(tokens.use(token)).toBe(`other-${i}`);
+    // The flooder keeps only its last four.
+    expect(flood.slice(0, -4).filter((token) => tokens.use(token) !== null)).toEqual([]);
+    for (const token of flood.slice(-4)) expect(tokens.use(token)).toBe("flooder");
+  });
+
+  it("still holds at most `max` tokens across many keys, dropping the least recently used", () => {
+    const tokens = createStreamTokens({ max: 3, perKey: 4 });
+    const [a, b] = [tokens.issue("a"), tokens.issue("b")];
+    tokens.issue("c");
+    expect(tokens.use(a)).toBe("a");
+    tokens.issue("d");
+    expect(tokens.use(b)).toBeNull();
+    expect(tokens.use(a)).toBe("a");
+  });
+});
