@@ -267,8 +267,17 @@ export const MAKERS: Maker[] = [
     weight: 6,
     worst: true,
     make: (rng) => {
-      const pick = rng.int(10);
+      const pick = rng.int(12);
       const props = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: "string", pattern: "^(a|a)*$" }]));
+      // $defs that each refer three times to the next (on one value, or through a member): 3^levels checks.
+      const fanOut = (levels: number, member: boolean) => {
+        const defs: Record<string, unknown> = { [`d${levels}`]: { type: "string" } };
+        for (let i = 0; i < levels; i++) {
+          const next = { $ref: `#/$defs/d${i + 1}` };
+          defs[`d${i}`] = { anyOf: [0, 1, 2].map((k) => (member ? { type: "object", properties: { a: next }, title: `${k}` } : { ...next, title: `${k}` })) };
+        }
+        return { $defs: defs, $ref: "#/$defs/d0" };
+      };
       const schema: unknown = [
         { type: "object", properties: { s: { type: "string", pattern: "^(a|a)*$" } } },
         { type: "object", patternProperties: { "^(a+)+$": { type: "string" } } },
@@ -280,6 +289,8 @@ export const MAKERS: Maker[] = [
         { type: "object", properties: { s: { type: "string", pattern: "[" } } },
         { type: "object", properties: { s: { type: "string", pattern: "((a{1,1000}){1,1000}){1,1000}" } } },
         { allOf: Array.from({ length: 2000 }, (_, i) => ({ anyOf: [{ minLength: i }, { pattern: `^(x|x)*${i}$` }] })) },
+        fanOut(rng.pick([14, 18, 24]), false),
+        fanOut(rng.pick([10, 14]), true),
       ][pick];
       return json(
         chat("What does VACUUM do?", {
