@@ -91,15 +91,16 @@ const graphOne = await measure(graphed, true);
 graphed.close();
 started = performance.now();
 const reopened = openSqliteIndex(file, { preload: true });
+const opened = (performance.now() - started) / 1000;
 while (reopened.stats().graphs < wanted) await new Promise((resolve) => setTimeout(resolve, 20));
-const readBack = (performance.now() - started) / 1000;
+const readBack = (performance.now() - started) / 1000 - opened;
 reopened.close();
 
 const recall = (got: string[][], truth: string[][]) =>
   got.reduce((n, hits, i) => n + hits.filter((url) => truth[i]!.includes(url)).length, 0) / truth.reduce((n, t) => n + t.length, 0);
 const row = (label: string, a: string, b: string) => console.log(`  ${label.padEnd(34)}${a.padStart(18)}${b.padStart(18)}`);
 console.log(
-  `  sources searched through a graph: ${wanted} of ${sourceCount}; graphs built in ${built.toFixed(1)} s (worker thread), read back at the next start in ${readBack.toFixed(2)} s`,
+  `  sources searched through a graph: ${wanted} of ${sourceCount}; graphs built in ${built.toFixed(1)} s (worker thread); at the next start the index and vectors loaded in ${opened.toFixed(2)} s and every graph was found and read ${readBack.toFixed(2)} s later`,
 );
 row("", "exact scan", "HNSW graphs");
 row("unfiltered, p50 / p99", `${exactAll.p50.toFixed(2)} / ${exactAll.p99.toFixed(2)} ms`, `${graphAll.p50.toFixed(2)} / ${graphAll.p99.toFixed(2)} ms`);
