@@ -56,7 +56,7 @@ describe("JSON Schema validation", () => {
     expect(validator.checkSchema(chain(12, member))).toMatch(/fan out too far/);
     const same = (next: string) => ({ $ref: next });
     expect(validator.checkSchema(chain(18, same))).toMatch(/fan out too far/);
-    expect(validator.checkSchema(chain(8, same))).toBeNull();
+    expect(validator.checkSchema(chain(6, same))).toBeNull();
     // A wide, ordinary schema: 3 levels of 8 properties, a union of 6 shapes at the bottom (about 15 KB as JSON).
     const leaf = { anyOf: ["string", "number", "boolean", "null", "array", "object"].map((type) => ({ type })) };
     const level = (inner: object) => ({ type: "object", properties: Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`p${i}`, inner])) });
@@ -67,6 +67,49 @@ describe("JSON Schema validation", () => {
       $ref: "#/$defs/node",
     };
     expect(validator.checkSchema(tree)).toBeNull();
+  });
+
+  it("refuses references it cannot follow rather than counting them low, and accepts the usual recursive schemas", () => {
+    // By $id: a chain the count would not see.
+    const byId: Record<string, object> = { d13: { $id: "d13", type: "string" } };
+    for (let i = 0; i < 13; i++) byId[`d${i}`] = { $id: `d${i}`, anyOf: [0, 1, 2].map((k) => ({ $ref: `d${i + 1}`, title: `${k}` })) };
+    expect(validator.checkSchema({ $defs: byId, $ref: "d0" })).toMatch(/does not point into the schema itself/);
+    // A root $id and references written against it are followed.
+    const rooted = { $id: "https://example.com/s", $defs: { a: { type: "string" } }, $ref: "https://example.com/s#/$defs/a" };
+    expect(validator.checkSchema(rooted)).toBeNull();
+    // Any JSON value: arrays of it and objects of it (items and additionalProperties never meet the same value).
+    const json = {
+      $defs: {
+        value: {
+          anyOf: [
+            { type: ["string", "number", "boolean", "null"] },
+            { type: "array", items: { $ref: "#/$defs/value" } },
+            { type: "object", additionalProperties: { $ref: "#/$defs/value" } },
+          ],
+        },
+      },
+      $ref: "#/$defs/value",
+    };
+    expect(validator.checkSchema(json)).toBeNull();
+    let deep: unknown = 1;
+    for (let i = 0; i < 18; i++) deep = i % 2 ? [deep] : { a: deep };
+    expect(validator.validate(json, deep)).toEqual([]);
+  });
+
+  it("bounds a reply's whole check: values times the schema's cost per path", () => {
+    const defs: Record<string, object> = { d6: { type: "string" } };
+    for (let i = 0; i < 6; i++) defs[`d${i}`] = { anyOf: [0, 1, 2].map((k) => ({ $ref: `#/$defs/d${i + 1}`, title: `${k}` })) };
+    const schema = { type: "array", items: { $ref: "#/$defs/d0" }, $defs: defs };
+    expect(validator.checkSchema(schema)).toBeNull();
+    const started = performance.now();
+    expect(
+      validator.validate(
+        schema,
+        Array.from({ length: 500 }, () => 0),
+      )[0],
+    ).toMatch(/too many values \(501\)/);
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(validator.validate(schema, ["a", "b"])).toEqual([]);
   });
 
   it("does not validate replies nested deeper than the bound the schema's cost was counted for", () => {

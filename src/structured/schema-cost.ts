@@ -10,18 +10,22 @@
  * without running anything, in time linear in the schema's size times `depth`.
  * Over `limit` it answers Infinity; a subschema that applies to the same value
  * again (through `$ref`s, consuming nothing) answers "endless"; a schema whose
- * count would take more than `budget` steps answers "intricate".
+ * count would take more than `budget` steps answers "intricate"; one with a
+ * reference it cannot follow (or an `$id` below its root) answers "unresolved".
  */
-export function schemaCost(root: unknown, depth: number, limit: number, budget = ANALYSIS_BUDGET): number | "endless" | "intricate" {
+export function schemaCost(root: unknown, depth: number, limit: number, budget = ANALYSIS_BUDGET): number | "endless" | "intricate" | "unresolved" {
   let steps = 0;
   const anchors = new Map<string, unknown>();
-  collectAnchors(root, anchors);
-  const resolve = (ref: unknown): unknown => {
-    if (typeof ref !== "string") return undefined;
-    if (ref === "#") return root;
-    if (ref.startsWith("#/")) return pointer(root, ref.slice(2));
-    if (ref.startsWith("#")) return anchors.get(ref.slice(1));
-    return undefined;
+  // A `$id` below the root moves the base of the references inside it: not followed here, so refused.
+  if (!collectAnchors(root, anchors)) return "unresolved";
+  const rootId = isObject(root) && typeof root.$id === "string" ? root.$id.replace(/#$/, "") : null;
+  const resolve = (raw: unknown): unknown => {
+    if (typeof raw !== "string") throw new Unresolved();
+    const ref = rootId && raw.startsWith(rootId) && (raw.length === rootId.length || raw[rootId.length] === "#") ? raw.slice(rootId.length) || "#" : raw;
+    const found = ref === "#" ? root : ref.startsWith("#/") ? pointer(root, ref.slice(2)) : ref.startsWith("#") ? anchors.get(ref.slice(1)) : undefined;
+    // A reference this count cannot follow could lead anywhere: the schema is refused rather than counted low.
+    if (found === undefined) throw new Unresolved();
+    return found;
   };
 
   const same = new Map<object, unknown[]>();
@@ -37,15 +41,24 @@ export function schemaCost(root: unknown, depth: number, limit: number, budget =
     }
     return found;
   };
+  /**
+   * The subschemas a member meets, by which members: `p:name` a named property, `*o` any
+   * property (patternProperties, which may add to a named one), `+o` a property no other
+   * keyword names (additionalProperties, unevaluatedProperties), `k` a property's name;
+   * `i:n` the nth item, `*a` any item (contains), `+a` items past the tuple. An object
+   * member and an array member are never the same value.
+   */
   const slotsOf = (s: Record<string, unknown>): Array<[string, unknown]> => {
     const slots: Array<[string, unknown]> = [];
     if (isObject(s.properties)) for (const [name, child] of Object.entries(s.properties)) slots.push([`p:${name}`, child]);
-    if (isObject(s.patternProperties)) for (const child of Object.values(s.patternProperties)) slots.push(["*", child]);
-    for (const key of ["additionalProperties", "unevaluatedProperties", "propertyNames", "additionalItems", "unevaluatedItems", "contains"])
-      if (key in s) slots.push(["*", s[key]]);
+    if (isObject(s.patternProperties)) for (const child of Object.values(s.patternProperties)) slots.push(["*o", child]);
+    for (const key of ["additionalProperties", "unevaluatedProperties"]) if (key in s) slots.push(["+o", s[key]]);
+    if ("propertyNames" in s) slots.push(["k", s.propertyNames]);
     const tuple = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : [];
     for (const [i, child] of tuple.entries()) slots.push([`i:${i}`, child]);
-    if ("items" in s && !Array.isArray(s.items)) slots.push(["*", s.items]);
+    if ("items" in s && !Array.isArray(s.items)) slots.push(["+a", s.items]);
+    for (const key of ["additionalItems", "unevaluatedItems"]) if (key in s) slots.push(["+a", s[key]]);
+    if ("contains" in s) slots.push(["*a", s.contains]);
     return slots;
   };
 
@@ -88,9 +101,14 @@ export function schemaCost(root: unknown, depth: number, limit: number, budget =
   };
   const path = (s: unknown, levels: number): number => {
     const sums = below(s, levels);
-    const any = sums.get("*") ?? 0;
-    let worst = any;
-    for (const [slot, cost] of sums) if (slot !== "*") worst = Math.max(worst, cost + any);
+    const anyProperty = sums.get("*o") ?? 0;
+    const anyItem = sums.get("*a") ?? 0;
+    // A property none names meets the pattern and the additional schemas; an item past the tuple, contains and items.
+    let worst = Math.max(anyProperty + (sums.get("+o") ?? 0), anyItem + (sums.get("+a") ?? 0), sums.get("k") ?? 0);
+    for (const [slot, cost] of sums) {
+      if (slot.startsWith("p:")) worst = Math.max(worst, cost + anyProperty);
+      else if (slot.startsWith("i:")) worst = Math.max(worst, cost + anyItem);
+    }
     const total = here(s) + worst;
     if (total > limit) throw new TooCostly();
     return total;
@@ -102,6 +120,7 @@ export function schemaCost(root: unknown, depth: number, limit: number, budget =
     if (error instanceof TooCostly) return Number.POSITIVE_INFINITY;
     if (error instanceof Endless) return "endless";
     if (error instanceof Intricate) return "intricate";
+    if (error instanceof Unresolved) return "unresolved";
     throw error;
   }
 }
@@ -109,6 +128,7 @@ export function schemaCost(root: unknown, depth: number, limit: number, budget =
 class TooCostly extends Error {}
 class Endless extends Error {}
 class Intricate extends Error {}
+class Unresolved extends Error {}
 
 /**
  * Steps the count itself may take (~60 ms): a recursive schema with hundreds of members
@@ -135,8 +155,8 @@ function pointer(root: unknown, path: string): unknown {
   return node;
 }
 
-/** `$anchor` and `$dynamicAnchor` names, walked without recursion. */
-function collectAnchors(root: unknown, anchors: Map<string, unknown>) {
+/** `$anchor` and `$dynamicAnchor` names, walked without recursion; false when a subschema below the root has an `$id`. */
+function collectAnchors(root: unknown, anchors: Map<string, unknown>): boolean {
   const stack = [root];
   const seen = new Set<unknown>();
   while (stack.length > 0) {
@@ -145,8 +165,10 @@ function collectAnchors(root: unknown, anchors: Map<string, unknown>) {
     seen.add(node);
     if (Array.isArray(node)) stack.push(...node);
     else if (isObject(node)) {
+      if (node !== root && typeof node.$id === "string") return false;
       for (const key of ["$anchor", "$dynamicAnchor"]) if (typeof node[key] === "string" && !anchors.has(node[key])) anchors.set(node[key], node);
       stack.push(...Object.values(node));
     }
   }
+  return true;
 }
