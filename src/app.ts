@@ -91,15 +91,16 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
   app.on(["GET", "POST"], "/trpc/*", limitBody(maxBodyBytes), async (c) => {
     const admitted = c.get("admission");
     if ("error" in admitted) return trpc(c.req.raw, admitted);
-    // A batch (`/trpc/a,b,c?batch=1`) counts each of its calls against the key's limits.
-    const calls = c.req.query("batch") ? c.req.path.slice("/trpc/".length).split(",").length : 1;
+    // A batch (`/trpc/a,b,c?batch=1`) counts each of its calls against the key's limits, read as tRPC reads
+    // them: from the path decoded whole, so `%2C` separates calls too.
+    const calls = c.req.query("batch") === "1" ? trpcCalls(c.req.url) : 1;
     let more: Lease;
     try {
       more = await acquireMore(admitDeps.limiter, admitted.caller, calls);
     } catch (error) {
       return trpc(c.req.raw, { error: toDocentError(error) });
     }
-    return releasedWith(await trpc(c.req.raw, admitted), more);
+    return releasedWith(c.req.raw, await trpc(c.req.raw, admitted), more);
   });
   // MCP for coding agents: the same admission, tools over the same core.
   const { HOST: host, PUBLIC_URL: publicUrl, CORS_ORIGINS: corsOrigins } = services.config;
@@ -126,4 +127,13 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
     return errorResponse(docentError);
   });
   return app;
+}
+
+/** The calls of a tRPC batch URL, as tRPC's fetch adapter splits its decoded path. */
+function trpcCalls(url: string): number {
+  try {
+    return decodeURIComponent(new URL(url).pathname.slice("/trpc/".length)).split(",").length;
+  } catch {
+    return 1;
+  }
 }

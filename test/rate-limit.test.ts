@@ -81,6 +81,14 @@ describe("batches count each call", () => {
     await expect(client.models.list.query()).rejects.toMatchObject({ data: { code: "TOO_MANY_REQUESTS" } });
   });
 
+  it("a tRPC batch whose commas are written %2C counts each call too", async () => {
+    const key = (await server.services.keys.create("encoded batch")).key;
+    const response = await fetch(`${server.url}/trpc/${["models.list", "models.list", "models.list", "models.list"].join("%2C")}?batch=1`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(response.status).toBe(429);
+  });
+
   it("an MCP batch of tool calls counts each call", async () => {
     const key = (await server.services.keys.create("mcp batch")).key;
     const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "list_sources", arguments: {} } });
@@ -90,14 +98,14 @@ describe("batches count each call", () => {
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
         body: JSON.stringify(body),
       });
+    // Past tRPC's batch size too: forty calls are forty requests.
+    expect((await post(Array.from({ length: 40 }, (_, i) => call(i)))).status).toBe(429);
     const four = await post([1, 2, 3, 4].map(call));
     expect(four.status).toBe(429);
     expect(four.headers.get("retry-after")).toMatch(/^\d+$/);
-    // Refused, the batch counted as one request: two calls of the three are left.
-    const two = await post([1, 2].map(call));
-    expect(two.status).toBe(200);
-    await two.text();
-    expect((await post(call(3))).status).toBe(429);
+    // Refused, each batch counted as one request: one call of the three is left.
+    expect((await post(call(3))).status).toBe(200);
+    expect((await post(call(4))).status).toBe(429);
   });
 });
 
@@ -146,6 +154,21 @@ describe("requests in progress per key", () => {
     controller.abort();
     // The slot is given back before the provider call is cancelled, so once the provider sees it go, the slot is free.
     await vi.waitFor(() => expect(fake.clientAborts).toBe(before + 1), { timeout: 5000 });
+    expect((await client.chat.completions.create(params())).choices[0]!.message.content).toBe("Use CLUSTER [1].");
+  });
+
+  it("a streamed tRPC batch (httpBatchStreamLink) holds its slot until its body ends", async () => {
+    const { client, fake, server } = running;
+    fake.queue({ kind: "reply", text: "Slow answer [1].", delayMs: 300 });
+    const sent = fake.requests.length;
+    const streamed = fetch(`${server.url}/trpc/chat.completions.create?batch=1`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json", "trpc-accept": "application/jsonl" },
+      body: JSON.stringify({ 0: params() }),
+    }).then((response) => response.text());
+    await vi.waitFor(() => expect(fake.requests.length).toBe(sent + 1), { timeout: 5000 });
+    await rateLimited(client.chat.completions.create(params()));
+    expect(await streamed).toContain("Slow answer");
     expect((await client.chat.completions.create(params())).choices[0]!.message.content).toBe("Use CLUSTER [1].");
   });
 

@@ -42,8 +42,8 @@ export function admission(
       await admitted.lease.release();
       throw error;
     }
-    // A JSON reply is complete when the handler returns; an event stream has only begun.
-    if (c.res.headers.get("content-type")?.startsWith("text/event-stream")) c.res = holdUntilBodyEnds(c.res, admitted.lease);
+    // A JSON reply is complete when the handler returns; a stream has only begun.
+    if (streams(c.req.raw, c.res)) c.res = holdUntilBodyEnds(c.res, admitted.lease);
     else await admitted.lease.release();
   };
 }
@@ -54,9 +54,6 @@ export function callerOf(admission: Admission): Caller {
   return admission.caller;
 }
 
-/** Most operations one request may count for (tRPC's batch size and one over, so a larger batch is still refused as one). */
-const MAX_UNITS = 17;
-
 /**
  * A request that carries several operations (a tRPC batch, an MCP batch of tool
  * calls) counts each against its key's limits: the admission counted the
@@ -64,13 +61,20 @@ const MAX_UNITS = 17;
  * concurrent slots) at once, or throws TOO_MANY_REQUESTS having counted none of them.
  */
 export async function acquireMore(limiter: RateLimiter, caller: Caller, operations: number): Promise<Lease> {
-  const more = Math.min(operations, MAX_UNITS) - 1;
-  return more > 0 ? limiter.acquire(caller.key.id, more) : { release: async () => {} };
+  return operations > 1 ? limiter.acquire(caller.key.id, operations - 1) : { release: async () => {} };
 }
 
+/**
+ * Whether a response is still being written when its handler returns: an event
+ * stream, or tRPC's streamed batch (`trpc-accept: application/jsonl`, sent as
+ * application/json in chunks). Its leases are held until its body ends.
+ */
+export const streams = (request: Request, response: Response) =>
+  response.headers.get("content-type")?.startsWith("text/event-stream") === true || request.headers.get("trpc-accept") === "application/jsonl";
+
 /** Holds `more` until the response (a stream included) has ended. */
-export function releasedWith(response: Response, more: Lease): Response {
-  if (response.headers.get("content-type")?.startsWith("text/event-stream")) return holdUntilBodyEnds(response, more);
+export function releasedWith(request: Request, response: Response, more: Lease): Response {
+  if (streams(request, response)) return holdUntilBodyEnds(response, more);
   void more.release();
   return response;
 }

@@ -47,7 +47,7 @@ export function mcpRoutes({ services, maxBodyBytes, guards, ...admitDeps }: McpD
     } catch (error) {
       return refusalResponse(toDocentError(error));
     }
-    return releasedWith(await handler.fetch(c.req.raw, { authInfo: authInfoOf(admitted.caller) }), more);
+    return releasedWith(c.req.raw, await handler.fetch(c.req.raw, { authInfo: authInfoOf(admitted.caller) }), more);
   });
   return app;
 }
