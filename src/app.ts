@@ -61,7 +61,8 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
   const admitDeps = { keys: services.keys, limiter: services.rateLimiter };
   app.route("/v1", restRoutes({ ...admitDeps, engine: services.engine, resources: services.resources, maxBodyBytes, usage: services.usage }));
 
-  const tokens = createStreamTokens();
+  // A key may hold as many open single-connection streams as it may have requests in progress.
+  const tokens = createStreamTokens({ perKey: Math.max(32, services.config.MAX_CONCURRENT_PER_KEY) });
   const graphql = createGraphQLHandler(services, tokens);
   app.use("/graphql", admission(admitDeps, { reject: false }));
   // Stream tokens are accepted only where graphql-sse's single-connection mode needs them.

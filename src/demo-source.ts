@@ -22,9 +22,11 @@ export function readmeForUsers(markdown: string): string {
   const cuts: Array<[number, number]> = [];
   const headings = fromMarkdown(markdown).children.filter((node) => node.type === "heading");
   headings.forEach((heading, i) => {
-    if (!DEVELOPER_SECTIONS.has(textOf(heading).trim())) return;
+    const from = heading.position?.start.offset ?? 0;
+    // A developer section inside one already cut goes with it.
+    if (!DEVELOPER_SECTIONS.has(textOf(heading).trim()) || from < (cuts.at(-1)?.[1] ?? 0)) return;
     const end = headings.slice(i + 1).find((next) => next.depth <= heading.depth);
-    cuts.push([heading.position?.start.offset ?? 0, end?.position?.start.offset ?? markdown.length]);
+    cuts.push([from, end?.position?.start.offset ?? markdown.length]);
   });
   return cuts.reduceRight((text, [from, to]) => text.slice(0, from) + text.slice(to), markdown);
 }

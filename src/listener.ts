@@ -21,8 +21,11 @@ export async function listen(fetch: (request: Request) => Response | Promise<Res
   });
   // Requests Node refuses before any route sees them get OpenAI's error shape too (its own answer has no body).
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
-    if (error.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
-    socket.end(rawErrorResponse(error.code));
+    // As Node's own handler: nothing to write to a reset socket, or into a response already under way.
+    const started = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    if (error.code === "ECONNRESET" || !socket.writable || started) return void socket.destroy();
+    // Closed once written: a client that keeps its side open must not keep the server's.
+    socket.end(rawErrorResponse(error.code), () => socket.destroy());
   });
   let draining = false;
   // Once stopping, every response closes its connection, and a keep-alive

@@ -96,9 +96,10 @@ describe("crawler", () => {
   it("starts from a folder named without its slash, as servers redirect it (/guide → /guide/)", async () => {
     const guide = http.createServer((req, res) => {
       if (req.url === "/guide") return void res.writeHead(301, { location: "/guide/" }).end();
+      // Both pages also link to the folder without its slash: still one page.
       const body = {
-        "/guide/": page("Guide", `<p>Start here.</p><a href="install.html">Install</a>`),
-        "/guide/install.html": page("Install", "<p>Run the installer.</p>"),
+        "/guide/": page("Guide", `<p>Start here.</p><a href="install.html">Install</a> <a href="/guide">Home</a>`),
+        "/guide/install.html": page("Install", `<p>Run the installer.</p><a href="/guide">Home</a>`),
       }[req.url!];
       if (body) res.writeHead(200, { "content-type": "text/html" }).end(body);
       else res.writeHead(404).end();

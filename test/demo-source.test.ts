@@ -96,6 +96,8 @@ describe("the demo source's README", () => {
       "How it finds pages.",
       "### Evaluation",
       "How fast can a cheetah run? was refused.",
+      "#### Tests",
+      "Nested developer section.",
       "```sh",
       "## not a heading inside a fence",
       "```",
@@ -109,7 +111,7 @@ describe("the demo source's README", () => {
     const kept = readmeForUsers(markdown);
     expect(kept).toContain("## Quick start\nRun it.");
     expect(kept).toContain("How it finds pages.\n### Embeddings\nOptional.");
-    expect(kept).not.toMatch(/cheetah|Evaluation|eval notes|not a heading|npm test/);
+    expect(kept).not.toMatch(/cheetah|Evaluation|Nested|eval notes|not a heading|npm test/);
     const real = readmeForUsers(fs.readFileSync(path.join(ROOT, "README.md"), "utf8"));
     expect(real).toMatch(/^## Quick start$/m);
     expect(real).toMatch(/^## Configuration$/m);

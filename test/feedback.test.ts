@@ -194,7 +194,7 @@ describe("feedback with question storage", () => {
   it("stores a question and a comment holding a lone UTF-16 surrogate, and usage and feedback keep working for every key", async () => {
     const client = new OpenAI({ apiKey: server.key, baseURL: `${server.url}/v1`, maxRetries: 0 });
     // JSON may carry "\ud800" (a lone surrogate), UTF-8 and so the database may not.
-    const completion = await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content: `${QUESTION} \ud800` }] });
+    const completion = await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content: `${QUESTION} \ud800\u0000` }] });
     const other = (await server.services.keys.create("other")).key;
     const headers = (key: string) => ({ authorization: `Bearer ${key}`, "content-type": "application/json" });
     expect((await fetch(`${server.url}/v1/usage?since=1d`, { headers: headers(other) })).status).toBe(200);
@@ -206,7 +206,8 @@ describe("feedback with question storage", () => {
     });
     expect(rated.status).toBe(200);
     const stored = (await server.services.usage.served.list({ since: new Date(0) })).find((c) => c.id === completion.id)!;
-    expect(stored).toMatchObject({ question: `${QUESTION} \ufffd`, comment: "a\ufffdb", rating: "up" });
+    // NUL too: SQLite keeps it, PostgreSQL refuses it in text.
+    expect(stored).toMatchObject({ question: `${QUESTION} \ufffd\ufffd`, comment: "a\ufffdb", rating: "up" });
   });
 
   it("deletes served completions older than SERVED_RETENTION_DAYS; feedback on one then finds nothing", async () => {

@@ -26,11 +26,12 @@ const COLUMNS = COLUMN_NAMES.map((c) => `"${c}"`).join(", ");
 const COLUMN_COUNT = COLUMN_NAMES.length;
 
 /**
- * Caller and model text as the database can store it: a lone UTF-16 surrogate (valid in a
- * JSON string, `"\ud800"`, but not in UTF-8) becomes U+FFFD. Before, one such question failed
- * every batch it was written in, other keys' records with it, until the process stopped.
+ * Caller and model text as both databases can store it: a lone UTF-16 surrogate (valid in a
+ * JSON string, `"\ud800"`, not in UTF-8) and NUL (refused by PostgreSQL's text) become U+FFFD.
+ * Before, one such question failed every batch it was written in, other keys' records with it.
  */
-const storable = (text: string | null | undefined) => (text == null ? text : (text as unknown as { toWellFormed(): string }).toWellFormed());
+const storable = (text: string | null | undefined) =>
+  text == null ? text : (text as unknown as { toWellFormed(): string }).toWellFormed().replace(/\u0000/g, "\ufffd");
 
 type Row = Awaited<ReturnType<PrismaClient["servedCompletion"]["findMany"]>>[number];
 

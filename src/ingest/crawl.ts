@@ -85,13 +85,14 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
   const normalise = (raw: string) => {
     const url = new URL(raw);
     url.hash = "";
-    return url.toString();
+    const text = url.toString();
+    // The folder named without its slash is the folder's page: one URL for it, so it is fetched once.
+    return text === scope.slice(0, -1) ? scope : text;
   };
   const maxPages = options.maxPages ?? 5000;
   const concurrency = options.concurrency ?? 4;
-  // The folder named without its slash (`/guide` for `/guide/`) is the folder's own page.
-  const inScope = (url: string) => url.startsWith(scope) || url === scope.slice(0, -1);
-  const relPath = (url: string) => (url.length > scope.length && decodeURIComponent(url.slice(scope.length))) || "index.html";
+  const inScope = (url: string) => url.startsWith(scope);
+  const relPath = (url: string) => decodeURIComponent(url.slice(scope.length)) || "index.html";
 
   let start: Response;
   try {
@@ -139,9 +140,7 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
     if (seen.size > 0) break;
   }
   const followLinks = seen.size === 0;
-  // Where the start landed (`/guide` redirected to `/guide/`), so the folder's page is fetched once.
-  const landed = start.url && inScope(normalise(start.url)) ? start.url : options.url;
-  if (followLinks) enqueue(landed);
+  if (followLinks) enqueue(options.url);
 
   // Fetch with bounded concurrency; yield pages in the order they complete.
   const ready: SourceDocument[] = [];
