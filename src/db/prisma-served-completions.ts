@@ -31,7 +31,7 @@ const COLUMN_COUNT = COLUMN_NAMES.length;
  * Before, one such question failed every batch it was written in, other keys' records with it.
  */
 const storable = (text: string | null | undefined) =>
-  text == null ? text : (text as unknown as { toWellFormed(): string }).toWellFormed().replace(/\u0000/g, "\ufffd");
+  text == null ? text : (text as unknown as { toWellFormed(): string }).toWellFormed().replaceAll("\u0000", "\ufffd");
 
 type Row = Awaited<ReturnType<PrismaClient["servedCompletion"]["findMany"]>>[number];
 
