@@ -107,9 +107,37 @@ describe("JSON Schema validation", () => {
         schema,
         Array.from({ length: 500 }, () => 0),
       )[0],
-    ).toMatch(/too many values \(501\)/);
+    ).toMatch(/too large \(501 values/);
     expect(performance.now() - started).toBeLessThan(200);
     expect(validator.validate(schema, ["a", "b"])).toEqual([]);
+  });
+
+  it("counts lists (required, enum) by their length, pairs of items for uniqueItems, and characters of strings", () => {
+    const names = Array.from({ length: 2555 }, (_, i) => `n${i}`);
+    const defs: Record<string, object> = { r0: { required: names } };
+    for (let i = 1; i <= 3; i++) defs[`r${i}`] = { allOf: Array.from({ length: 13 }, () => ({ $ref: `#/$defs/r${i - 1}` })) };
+    const started = performance.now();
+    expect(validator.checkSchema({ $defs: defs, $ref: "#/$defs/r3" })).toMatch(/fan out too far/);
+    expect(performance.now() - started).toBeLessThan(500);
+    const unique = { type: "array", uniqueItems: true };
+    expect(
+      validator.validate(
+        unique,
+        Array.from({ length: 20_000 }, (_, i) => i),
+      )[0],
+    ).toMatch(/too large/);
+    expect(validator.validate(unique, [1, 2, 3])).toEqual([]);
+    const fan = { $defs: { p: { pattern: "^a+$" } }, anyOf: Array.from({ length: 40 }, (_, i) => ({ $ref: "#/$defs/p", title: `${i}` })) };
+    expect(validator.validate(fan, "a".repeat(600_000))[0]).toMatch(/too large/);
+    expect(validator.validate(fan, "aaa")).toEqual([]);
+  });
+
+  it("compiles one spelling of each reference: %24defs and $defs are one subschema", () => {
+    const target = { type: "object", properties: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { type: "integer" }])) };
+    const spellings = ["#/$defs/t", "#/%24defs/t", "#/$defs/%74", "#/%24defs/%74"];
+    const schema = { $defs: { t: target }, type: "object", properties: Object.fromEntries(spellings.map((ref, i) => [`s${i}`, { $ref: ref }])) };
+    expect(validator.checkSchema(schema)).toBeNull();
+    expect(validator.validate(schema, { s0: { p1: 1 }, s3: { p2: "x" } })).toEqual(["/s3/p2 must be integer"]);
   });
 
   it("does not validate replies nested deeper than the bound the schema's cost was counted for", () => {

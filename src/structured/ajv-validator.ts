@@ -3,8 +3,12 @@ import type { SchemaValidator } from "../core/structured-output.ts";
 import { linearRegExpEngine, MAX_SCHEMA_INSTRUCTIONS } from "./linear-regexp.ts";
 import { schemaCost } from "./schema-cost.ts";
 
-/** Compiled schemas kept; past this the Ajv instance is replaced too, since it keeps every schema it compiled. */
-const CACHE_SIZE = 500;
+/**
+ * Compiled schemas kept; past this the Ajv instance is replaced too, since it keeps every
+ * schema it compiled. A 16 KB schema's validator holds a few MB: 64 of them stay well
+ * within the heap.
+ */
+const CACHE_SIZE = 64;
 /** Values a schema is tried on when checked: a `$ref` cycle that consumes nothing recurses without end on one of them. */
 const PROBES: unknown[] = [null, true, 0, 1.5, "", "a", [], [null], {}, { a: null }];
 /** Replies nested deeper than this are not validated (a schema's cost is bounded for values this deep). */
@@ -13,6 +17,8 @@ export const MAX_REPLY_DEPTH = 20;
 export const MAX_SCHEMA_CHECKS = 5_000;
 /** The most checks one reply may cost: its values times the schema's cost per path (about 2 µs a check). */
 export const MAX_REPLY_CHECKS = 250_000;
+/** The most characters of a reply's strings times the schema's cost per path (patterns run once per subschema reached). */
+export const MAX_REPLY_CHARACTER_CHECKS = 20_000_000;
 const ENDLESS = "the schema refers to itself without end (a $ref cycle that validates nothing before recursing)";
 
 /**
@@ -29,6 +35,8 @@ export function createAjvValidator(): SchemaValidator {
   // $defs that refer to each other two by two compile to exponential code. Ajv's code optimisation
   // passes are skipped too: compiling is then about twice as fast, and replies are small.
   const newAjv = () =>
+    // Every error (for the repair prompt): their number is bounded with the checks, since schema-cost.ts
+    // counts a `required` or `enum` by its length (2,500 names reached 2,000 times made millions of errors).
     new Ajv2020({ allErrors: true, strict: false, validateFormats: false, inlineRefs: false, code: { regExp: linearRegExpEngine(budget), optimize: false } });
   let ajv = newAjv();
   const cache = new Map<string, ReturnType<typeof ajv.compile>>();
@@ -41,13 +49,14 @@ export function createAjvValidator(): SchemaValidator {
         ajv = newAjv();
       }
       budget.left = MAX_SCHEMA_INSTRUCTIONS;
-      fn = ajv.compile(schema);
+      // One spelling per reference: Ajv compiles `#/$defs/a` and `#/%24defs/a`… once each.
+      fn = ajv.compile(canonicalRefs(schema) as Record<string, unknown>);
       cache.set(key, fn);
     }
     return fn;
   };
   // What checkSchema concluded, and each schema's cost per path, by the schema's text (bounded like the compiled cache).
-  const verdicts = new Map<string, { problem: string | null; perPath: number }>();
+  const verdicts = new Map<string, Verdict>();
   const verdict = (schema: Record<string, unknown>) => {
     const key = JSON.stringify(schema);
     let known = verdicts.get(key);
@@ -58,7 +67,7 @@ export function createAjvValidator(): SchemaValidator {
     }
     return known;
   };
-  const judge = (schema: Record<string, unknown>): { problem: string | null; perPath: number } => {
+  const judge = (schema: Record<string, unknown>): Verdict => {
     try {
       if (!ajv.validateSchema(schema)) return { problem: ajv.errorsText(ajv.errors, { dataVar: "schema" }), perPath: 0 };
       // Counted before anything runs: validating is exponential in the fan-out of anyOf/oneOf/allOf and $refs.
@@ -75,7 +84,8 @@ export function createAjvValidator(): SchemaValidator {
         };
       const fn = compiled(schema);
       for (const probe of PROBES) fn(probe);
-      return { problem: null, perPath: cost };
+      // uniqueItems compares every pair of items.
+      return { problem: null, perPath: cost, pairwise: JSON.stringify(schema).includes('"uniqueItems":true') };
     } catch (error) {
       if (error instanceof RangeError) return { problem: ENDLESS, perPath: 0 };
       return { problem: (error as Error).message, perPath: 0 };
@@ -84,13 +94,14 @@ export function createAjvValidator(): SchemaValidator {
   return {
     checkSchema: (schema) => verdict(schema).problem,
     validate(schema, value) {
-      const nodes = countNodes(value, MAX_REPLY_DEPTH);
-      if (nodes === "too deep") return [`the reply nests more than ${MAX_REPLY_DEPTH} levels deep`];
+      const size = measure(value, MAX_REPLY_DEPTH);
+      if (size === "too deep") return [`the reply nests more than ${MAX_REPLY_DEPTH} levels deep`];
       // Each value of the reply meets at most `perPath` subschemas: the whole check is bounded by their product.
-      const { problem, perPath } = verdict(schema);
+      const { problem, perPath, pairwise } = verdict(schema);
       if (problem) return [`the schema cannot be used: ${problem}`];
-      if (nodes * perPath > MAX_REPLY_CHECKS)
-        return [`the reply has too many values (${nodes}) to check against this schema (at most ${MAX_REPLY_CHECKS.toLocaleString("en")} checks)`];
+      const checks = size.nodes * perPath + (pairwise ? (size.nodes * size.nodes) / 2 : 0);
+      if (checks > MAX_REPLY_CHECKS || size.characters * perPath > MAX_REPLY_CHARACTER_CHECKS)
+        return [`the reply is too large (${size.nodes} values, ${size.characters} characters) to check against this schema`];
       const fn = compiled(schema);
       try {
         if (fn(value)) return [];
@@ -103,16 +114,49 @@ export function createAjvValidator(): SchemaValidator {
   };
 }
 
-/** How many values a parsed JSON value holds (itself included), or "too deep" past `limit` levels; walked without recursion. */
-function countNodes(value: unknown, limit: number): number | "too deep" {
+type Verdict = { problem: string | null; perPath: number; pairwise?: boolean };
+
+/** A parsed JSON value's values (itself included) and the characters of its strings and names, or "too deep" past `limit` levels; walked without recursion. */
+function measure(value: unknown, limit: number): { nodes: number; characters: number } | "too deep" {
   const stack: Array<[unknown, number]> = [[value, 0]];
   let nodes = 0;
+  let characters = 0;
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
     nodes++;
+    if (typeof node === "string") characters += node.length;
     if (typeof node !== "object" || node === null) continue;
     if (depth >= limit) return "too deep";
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+    for (const [name, child] of Object.entries(node)) {
+      characters += name.length;
+      stack.push([child, depth + 1]);
+    }
   }
-  return nodes;
+  return { nodes, characters };
+}
+
+/** The schema with every `$ref`/`$dynamicRef` JSON pointer spelled one way (each segment decoded, then encoded again). */
+function canonicalRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(canonicalRefs);
+  if (typeof node !== "object" || node === null) return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([key, child]) => [
+      key,
+      (key === "$ref" || key === "$dynamicRef") && typeof child === "string" ? canonicalPointer(child) : canonicalRefs(child),
+    ]),
+  );
+}
+
+function canonicalPointer(ref: string): string {
+  const hash = ref.indexOf("#/");
+  if (hash < 0) return ref;
+  try {
+    const segments = ref
+      .slice(hash + 2)
+      .split("/")
+      .map((segment) => encodeURIComponent(decodeURIComponent(segment)).replace(/%7E/g, "~"));
+    return `${ref.slice(0, hash)}#/${segments.join("/")}`;
+  } catch {
+    return ref;
+  }
 }

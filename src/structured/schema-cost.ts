@@ -71,7 +71,8 @@ export function schemaCost(root: unknown, depth: number, limit: number, budget =
     if (known !== undefined) return known;
     if (counting.has(s)) throw new Endless();
     counting.add(s);
-    let total = 1;
+    // Keywords whose check is a list: each name required, each enum entry compared.
+    let total = 1 + listLength(s.required) + listLength(s.enum) + listLength(s.dependentRequired && Object.values(s.dependentRequired).flat());
     for (const child of sameOf(s)) total += here(child);
     counting.delete(s);
     counted.set(s, total);
@@ -136,6 +137,8 @@ class Unresolved extends Error {}
  * rather than counted at length, as its compiled validator would be huge as well.
  */
 const ANALYSIS_BUDGET = 250_000;
+
+const listLength = (value: unknown) => (Array.isArray(value) ? value.length : 0);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
