@@ -76,7 +76,7 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
       },
     }),
   );
-  app.on(["GET", "POST", "PUT", "DELETE"], ["/graphql", "/graphql/stream"], limitBody(maxBodyBytes), (c) => {
+  app.on(["GET", "POST", "PUT", "DELETE"], ["/graphql", "/graphql/stream"], limitBody(maxBodyBytes, { refuse: refusalResponse }), (c) => {
     // A body is JSON, whose depth and size limitBody has checked; Yoga would also parse a form-encoded
     // one, whose `variables` (JSON inside a form field) no limit has seen.
     const type = c.req.header("content-type");

@@ -106,6 +106,14 @@ describe("GraphQL", () => {
     expect(((await form.json()) as { errors: Array<{ extensions: object }> }).errors[0]!.extensions).toMatchObject({ reason: "unsupported_media_type" });
     const json = await graphqlRequest(server.url, server.key, "{ models { id } }");
     expect(json.status).toBe(200);
+    // JSON nested past the limit is refused before parsing, in GraphQL's error shape.
+    const deep = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+      body: `{"query":"{ models { id } }","variables":${"[".repeat(100)}${"]".repeat(100)}}`,
+    });
+    expect(deep.status).toBe(400);
+    expect(((await deep.json()) as { errors: Array<{ extensions: object }> }).errors[0]!.extensions).toMatchObject({ reason: "json_too_deep" });
   });
 
   it("reports bad input as BAD_USER_INPUT and unknown sources as NOT_FOUND, naming the parameter", async () => {
