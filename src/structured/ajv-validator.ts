@@ -1,4 +1,4 @@
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import type { SchemaValidator } from "../core/structured-output.ts";
 import { linearRegExpEngine, MAX_SCHEMA_INSTRUCTIONS } from "./linear-regexp.ts";
 import { schemaCost } from "./schema-cost.ts";
@@ -25,8 +25,8 @@ const ENDLESS = "the schema refers to itself without end (a $ref cycle that vali
  * JSON Schema (draft 2020-12, which also reads most draft-07 schemas) through
  * Ajv. Schemas come from callers, so Ajv does not trust them: their patterns
  * run on a linear-time engine (see linear-regexp.ts), a schema that recurses
- * without consuming its input is refused, and compiled validators are cached
- * by the schema's text in a bounded cache. (The schema's size and depth are
+ * without consuming its input is refused, and each schema's verdict and
+ * compiled validator are cached by its text in a bounded cache. (The schema's size and depth are
  * limited before it gets here: src/core/input-limits.ts.)
  */
 export function createAjvValidator(): SchemaValidator {
@@ -39,31 +39,18 @@ export function createAjvValidator(): SchemaValidator {
     // counts a `required` or `enum` by its length (2,500 names reached 2,000 times made millions of errors).
     new Ajv2020({ allErrors: true, strict: false, validateFormats: false, inlineRefs: false, code: { regExp: linearRegExpEngine(budget), optimize: false } });
   let ajv = newAjv();
-  const cache = new Map<string, ReturnType<typeof ajv.compile>>();
-  const compiled = (schema: Record<string, unknown>) => {
+  // Each schema's verdict and compiled validator, by the schema's text, in one bounded cache.
+  const cache = new Map<string, Verdict>();
+  const verdict = (schema: Record<string, unknown>) => {
     const key = JSON.stringify(schema);
-    let fn = cache.get(key);
-    if (!fn) {
+    let known = cache.get(key);
+    if (!known) {
       if (cache.size >= CACHE_SIZE) {
         cache.clear();
         ajv = newAjv();
       }
-      budget.left = MAX_SCHEMA_INSTRUCTIONS;
-      // One spelling per reference: Ajv compiles `#/$defs/a` and `#/%24defs/a`… once each.
-      fn = ajv.compile(canonicalRefs(schema) as Record<string, unknown>);
-      cache.set(key, fn);
-    }
-    return fn;
-  };
-  // What checkSchema concluded, and each schema's cost per path, by the schema's text (bounded like the compiled cache).
-  const verdicts = new Map<string, Verdict>();
-  const verdict = (schema: Record<string, unknown>) => {
-    const key = JSON.stringify(schema);
-    let known = verdicts.get(key);
-    if (!known) {
-      if (verdicts.size >= CACHE_SIZE) verdicts.clear();
       known = judge(schema);
-      verdicts.set(key, known);
+      cache.set(key, known);
     }
     return known;
   };
@@ -82,10 +69,12 @@ export function createAjvValidator(): SchemaValidator {
           problem: `its anyOf/oneOf/allOf branches and $refs fan out too far: one value could be checked against more than ${MAX_SCHEMA_CHECKS.toLocaleString("en")} subschemas`,
           perPath: 0,
         };
-      const fn = compiled(schema);
+      budget.left = MAX_SCHEMA_INSTRUCTIONS;
+      // One spelling per reference: Ajv compiles `#/$defs/a` and `#/%24defs/a`… once each.
+      const fn = ajv.compile(canonicalRefs(schema) as Record<string, unknown>);
       for (const probe of PROBES) fn(probe);
       // uniqueItems compares every pair of items.
-      return { problem: null, perPath: cost, pairwise: JSON.stringify(schema).includes('"uniqueItems":true') };
+      return { problem: null, perPath: cost, pairwise: JSON.stringify(schema).includes('"uniqueItems":true'), fn };
     } catch (error) {
       if (error instanceof RangeError) return { problem: ENDLESS, perPath: 0 };
       return { problem: (error as Error).message, perPath: 0 };
@@ -97,12 +86,11 @@ export function createAjvValidator(): SchemaValidator {
       const size = measure(value, MAX_REPLY_DEPTH);
       if (size === "too deep") return [`the reply nests more than ${MAX_REPLY_DEPTH} levels deep`];
       // Each value of the reply meets at most `perPath` subschemas: the whole check is bounded by their product.
-      const { problem, perPath, pairwise } = verdict(schema);
-      if (problem) return [`the schema cannot be used: ${problem}`];
+      const { problem, perPath, pairwise, fn } = verdict(schema);
+      if (problem || !fn) return [`the schema cannot be used: ${problem}`];
       const checks = size.nodes * perPath + (pairwise ? (size.nodes * size.nodes) / 2 : 0);
       if (checks > MAX_REPLY_CHECKS || size.characters * perPath > MAX_REPLY_CHARACTER_CHECKS)
         return [`the reply is too large (${size.nodes} values, ${size.characters} characters) to check against this schema`];
-      const fn = compiled(schema);
       try {
         if (fn(value)) return [];
       } catch (error) {
@@ -114,7 +102,8 @@ export function createAjvValidator(): SchemaValidator {
   };
 }
 
-type Verdict = { problem: string | null; perPath: number; pairwise?: boolean };
+/** What checking a schema concluded; `fn`, its compiled validator, when it can be used. */
+type Verdict = { problem: string | null; perPath: number; pairwise?: boolean; fn?: ValidateFunction };
 
 /** A parsed JSON value's values (itself included) and the characters of its strings and names, or "too deep" past `limit` levels; walked without recursion. */
 function measure(value: unknown, limit: number): { nodes: number; characters: number } | "too deep" {

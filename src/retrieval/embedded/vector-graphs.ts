@@ -156,14 +156,17 @@ export function searchGraph(graph: VectorGraph, query: number[], limit: number):
   return neighbors.map((id, i) => ({ id, score: 1 - distances[i]! }));
 }
 
-function removeOthers(dir: string, prefix: string, keep: string | null) {
-  let names: string[] = [];
+/** The names in a folder; none when it does not exist (yet). */
+function namesIn(dir: string): string[] {
   try {
-    names = fs.readdirSync(dir);
+    return fs.readdirSync(dir);
   } catch {
-    return;
+    return [];
   }
-  for (const name of names) {
+}
+
+function removeOthers(dir: string, prefix: string, keep: string | null) {
+  for (const name of namesIn(dir)) {
     const file = path.join(dir, name);
     if (name.startsWith(prefix) && name.endsWith(".hnsw") && file !== keep) fs.rmSync(file, { force: true });
   }
@@ -171,13 +174,7 @@ function removeOthers(dir: string, prefix: string, keep: string | null) {
 
 /** Removes temporary files of builds that never finished (their process stopped while writing). */
 function sweepTemporary(dir: string) {
-  let names: string[] = [];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of namesIn(dir)) {
     if (!name.endsWith(".tmp")) continue;
     const file = path.join(dir, name);
     try {
