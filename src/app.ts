@@ -1,15 +1,16 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { AppServices } from "./app-services.ts";
 import { createStreamTokens } from "./auth/stream-tokens.ts";
-import { badRequest, notFound, toDocentError } from "./core/errors.ts";
+import { badRequest, type DocentError, notFound, toDocentError } from "./core/errors.ts";
 import type { Lease } from "./core/rate-limiter.ts";
 import { refusalResponse } from "./graphql/errors.ts";
 import { createGraphQLHandler, streamTokenOf } from "./graphql/yoga.ts";
 import { type AdmissionEnv, acquireMore, admission, releasedWith } from "./http/admission.ts";
-import { limitBody } from "./http/body-limit.ts";
+import { jsonShapeError, limitBody } from "./http/body-limit.ts";
 import { bundledDocsRoutes } from "./http/bundled-docs.ts";
 import { CORS_PATHS, corsFor } from "./http/cors.ts";
 import { errorResponse } from "./http/error-response.ts";
+import { jsonShapeProblem } from "./http/json-shape.ts";
 import { rejectMalformedUrls } from "./http/malformed-url.ts";
 import { metricsRoute } from "./http/metrics-route.ts";
 import { observeRequests } from "./http/observe-requests.ts";
@@ -82,6 +83,13 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
     const type = c.req.header("content-type");
     if (c.req.method === "POST" && type && !/^application\/(graphql-response\+|graphql\+)?json\b/i.test(type))
       return refusalResponse(badRequest(`GraphQL requests are sent as application/json, not ${type.split(";")[0]}.`, null, "unsupported_media_type"));
+    // A GET carries JSON in its query string (`variables`, `extensions`): the same shape limits as a body.
+    if (c.req.method === "GET") {
+      for (const name of ["variables", "extensions"]) {
+        const problem = jsonShapeProblem(c.req.query(name) ?? "");
+        if (problem) return refusalResponse(jsonShapeError(problem));
+      }
+    }
     const admitted = c.get("admission");
     // graphql-sse reserves and opens its stream before Yoga builds a context: refuse here in GraphQL's shape.
     if (c.req.path === "/graphql/stream" && "error" in admitted) return refusalResponse(admitted.error);
@@ -89,7 +97,10 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
   });
   const trpc = createTrpcHandler(services);
   app.use("/trpc/*", admission(admitDeps, { reject: false }));
-  app.on(["GET", "POST"], "/trpc/*", limitBody(maxBodyBytes), async (c) => {
+  // A body refused for its size or shape is answered by tRPC itself (its error shape and status), from a bodiless copy of the request.
+  const trpcRefusal = (error: DocentError, c: Context) =>
+    trpc(new Request(c.req.url, { method: c.req.method, headers: bodilessHeaders(c.req.raw) }), { error });
+  app.on(["GET", "POST"], "/trpc/*", limitBody(maxBodyBytes, { refuse: trpcRefusal }), async (c) => {
     const admitted = c.get("admission");
     if ("error" in admitted) return trpc(c.req.raw, admitted);
     // A batch (`/trpc/a,b,c?batch=1`) counts each of its calls against the key's limits, read as tRPC reads
@@ -128,6 +139,13 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
     return errorResponse(docentError);
   });
   return app;
+}
+
+function bodilessHeaders(request: Request): Headers {
+  const headers = new Headers(request.headers);
+  headers.delete("content-length");
+  headers.delete("transfer-encoding");
+  return headers;
 }
 
 /** The calls of a tRPC batch URL, as tRPC's fetch adapter splits its decoded path. */

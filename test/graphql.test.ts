@@ -114,6 +114,16 @@ describe("GraphQL", () => {
     });
     expect(deep.status).toBe(400);
     expect(((await deep.json()) as { errors: Array<{ extensions: object }> }).errors[0]!.extensions).toMatchObject({ reason: "json_too_deep" });
+    // A GET carries its variables as JSON in the query string: the same limit applies there.
+    const query = encodeURIComponent("query ($v: String) { models { id } }");
+    const get = (variables: string) =>
+      fetch(`${server.url}/graphql?query=${query}&variables=${encodeURIComponent(variables)}`, {
+        headers: { authorization: `Bearer ${server.key}`, accept: "application/json" },
+      });
+    const deepGet = await get(`{"v":${"[".repeat(100)}${"]".repeat(100)}}`);
+    expect(deepGet.status).toBe(400);
+    expect(((await deepGet.json()) as { errors: Array<{ extensions: object }> }).errors[0]!.extensions).toMatchObject({ reason: "json_too_deep" });
+    expect((await get(`{"v":"x"}`)).status).toBe(200);
   });
 
   it("reports bad input as BAD_USER_INPUT and unknown sources as NOT_FOUND, naming the parameter", async () => {

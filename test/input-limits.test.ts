@@ -129,6 +129,22 @@ describe("input limits", () => {
     expect(viaTrpc.data).toMatchObject({ code: "BAD_REQUEST", param: "sources" });
   });
 
+  it("refuses an oversized or too deeply nested tRPC body in tRPC's own error shape", async () => {
+    const client = trpcClient(server.url, server.key);
+    const big = await client.chat.completions.create
+      .mutate({ model: "agent", messages: [{ role: "user", content: QUESTION }], metadata: { pad: "x".repeat(4.5 * 1024 * 1024) } } as any)
+      .catch((e) => e);
+    expect(big).toBeInstanceOf(TRPCClientError);
+    expect(big.data).toMatchObject({ code: "PAYLOAD_TOO_LARGE", httpStatus: 413, reason: "request_too_large" });
+
+    const deep = JSON.parse(`${"[".repeat(100)}${"]".repeat(100)}`);
+    const nested = await client.chat.completions.create
+      .mutate({ model: "agent", messages: [{ role: "user", content: QUESTION }], metadata: { deep } } as any)
+      .catch((e) => e);
+    expect(nested).toBeInstanceOf(TRPCClientError);
+    expect(nested.data).toMatchObject({ code: "BAD_REQUEST", httpStatus: 400, reason: "json_too_deep" });
+  });
+
   it("does not let one GraphQL or tRPC request multiply the work: aliases and batches are bounded", async () => {
     const aliases = Array.from({ length: 5 }, (_, i) => `a${i}: createChatCompletion(input: $input) { id }`).join(" ");
     const graphql = await graphqlRequest(server.url, server.key, `mutation ($input: ChatCompletionInput!) { ${aliases} }`, {

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { badRequest, DocentError } from "../core/errors.ts";
 import { errorResponse } from "./error-response.ts";
@@ -23,7 +23,6 @@ async function discard(body: ReadableStream<Uint8Array> | null, maxBytes: number
 }
 
 /**
-/**
  * MAX_BODY_BYTES for every interface (413, by default in OpenAI's error
  * shape; `refuse` gives another protocol's), then the body's JSON shape
  * (depth, number of values) before anything parses it. `rereadable: false`
@@ -33,7 +32,7 @@ async function discard(body: ReadableStream<Uint8Array> | null, maxBytes: number
  */
 export const limitBody = (
   maxBytes: number,
-  { refuse = errorResponse, rereadable = true }: { refuse?: (error: DocentError) => Response; rereadable?: boolean } = {},
+  { refuse = errorResponse, rereadable = true }: { refuse?: (error: DocentError, c: Context) => Response | Promise<Response>; rereadable?: boolean } = {},
 ): MiddlewareHandler => {
   const size = bodyLimit({
     maxSize: maxBytes,
@@ -41,6 +40,7 @@ export const limitBody = (
       await discard(c.req.raw.body, DRAIN_MAX_BYTES);
       return refuse(
         new DocentError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes (MAX_BODY_BYTES).`, { reason: "request_too_large" }),
+        c,
       );
     },
   });
@@ -53,12 +53,16 @@ export const limitBody = (
     if (!c.req.raw.body) return next();
     const text = await c.req.text();
     const problem = jsonShapeProblem(text);
-    if (problem === "depth")
-      return refuse(badRequest(`The request body nests JSON more than ${DEFAULT_JSON_SHAPE.maxDepth} levels deep.`, null, "json_too_deep"));
-    if (problem === "values")
-      return refuse(badRequest(`The request body holds more than ${DEFAULT_JSON_SHAPE.maxValues} JSON values.`, null, "json_too_large"));
+    if (problem) return refuse(jsonShapeError(problem), c);
     // Read once: the text stays cached for c.req.text(), and handlers that read the raw request get it again.
     if (rereadable) c.req.raw = new Request(c.req.raw, { body: text });
     return next();
   };
 };
+
+/** The refusal of JSON over a shape limit (a body's, or a GraphQL GET's query-string variables). */
+export function jsonShapeError(problem: "depth" | "values"): DocentError {
+  return problem === "depth"
+    ? badRequest(`The request nests JSON more than ${DEFAULT_JSON_SHAPE.maxDepth} levels deep.`, null, "json_too_deep")
+    : badRequest(`The request holds more than ${DEFAULT_JSON_SHAPE.maxValues} JSON values.`, null, "json_too_large");
+}
