@@ -1,6 +1,7 @@
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { listen } from "../src/listener.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 
 /** A raw GET, so the path reaches the server exactly as written (fetch would re-encode it). */
@@ -77,5 +78,18 @@ describe("requests Node cannot parse", () => {
     const broken = parsed(await raw("NOT HTTP AT ALL\r\n\r\n"));
     expect(broken).toEqual({ status: 400, body: { error: { message: expect.any(String), type: "invalid_request_error", param: null, code: "invalid_http" } } });
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+
+  it("closes a connection it could not parse once the error is written, even when the client keeps its side open", async () => {
+    const listener = await listen(() => new Response("ok"), { port: 0, host: "127.0.0.1" });
+    const socket = net.connect({ port: listener.port, host: "127.0.0.1", allowHalfOpen: true }, () => socket.write("NOT HTTP AT ALL\r\n\r\n"));
+    let reply = "";
+    socket.setEncoding("utf8").on("data", (d) => (reply += d));
+    await new Promise((resolve) => socket.once("end", resolve));
+    expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+    // The client never closes its side; the server's socket must be gone all the same, so stopping finds nothing open.
+    const stopped = await Promise.race([listener.stop(5000).then(() => "stopped"), new Promise((r) => setTimeout(() => r("still open"), 1500))]);
+    socket.destroy();
+    expect(stopped).toBe("stopped");
   });
 });
