@@ -34,8 +34,9 @@ const shared = path.resolve(bench, "../../shared/eval");
  * result of them was seen and are never tuned on, as was heldout3 (written by
  * a helper who never saw docent answer: longer, more specific questions),
  * and heldout4 with offtopic2 (by another such helper, committed unread
- * before the round that followed them); offtopic is questions no source covers,
- * offtopic2 more of them, held out.
+ * before the round that followed them), and heldout5 with offtopic3 (by a
+ * helper, committed before this round's changes and run only to report them);
+ * offtopic is questions no source covers, offtopic2 and offtopic3 more of them, held out.
  */
 export const EVAL_SETS: EvalSet[] = [
   { name: "dev", file: path.join(shared, "dev.jsonl") },
@@ -47,8 +48,10 @@ export const EVAL_SETS: EvalSet[] = [
   { name: "heldout2", file: path.join(bench, "heldout2-questions.jsonl"), heldOut: true },
   { name: "heldout3", file: path.join(bench, "heldout3-questions.jsonl"), heldOut: true },
   { name: "heldout4", file: path.join(bench, "heldout4-questions.jsonl"), heldOut: true },
+  { name: "heldout5", file: path.join(bench, "heldout5-questions.jsonl"), heldOut: true },
   { name: "offtopic", file: path.join(bench, "offtopic-questions.jsonl") },
   { name: "offtopic2", file: path.join(bench, "offtopic2-questions.jsonl"), heldOut: true },
+  { name: "offtopic3", file: path.join(bench, "offtopic3-questions.jsonl"), heldOut: true },
 ];
 
 export function readQuestions(file: string): EvalQuestion[] {
