@@ -44,12 +44,27 @@ describe("extractiveAnswer", () => {
         2,
         "Quickstart",
         "quickstart.html",
-        "Inside templates you also have access to the config, request, session and g [1] objects as well as the url_for() function and sys.argv[2], `a [2]` in code.",
+        "Inside templates you also have access to the config, request, session and g [1] objects as well as the url_for() function and sys.argv[2], `a [2]` in code [3].",
       ),
     ];
     const answer = extractiveAnswer("What can I access inside templates: config, request, session?", pages);
     expect(answer).toContain("session and g objects as well as the url_for() function and sys.argv[2], `a [2]` in code. [2]");
+    expect(answer).not.toContain("[3]");
     expect(answer).not.toMatch(/g \[1\]/);
+  });
+
+  it("keeps a bracketed list that is code in the quoted text, where HTML lost its code marks", () => {
+    const pages = [
+      page(1, "Logging", "logging.html", "Messages are logged with the app logger."),
+      page(
+        2,
+        "Comparisons",
+        "expressions.html",
+        "Collections compare equal when their elements do (for example, [1,2] == (1,2) is false because the types differ, and x = [1, 2] makes a list).",
+      ),
+    ];
+    const answer = extractiveAnswer("When do collections compare equal?", pages);
+    expect(answer).toContain("(for example, [1,2] == (1,2) is false because the types differ, and x = [1, 2] makes a list). [");
   });
 
   it("quotes a sentence found on two pages once, citing both", () => {

@@ -117,8 +117,9 @@ const pageOf = (doc: Pick<GroundingDocument, "url">) => doc.url.replace(/#.*$/, 
 const withoutNoteNumbers = (text: string) =>
   text
     .split(/(`[^`]*`)/)
-    // Only a free-standing one: `argv[2]` glued to its name is an index, not a note.
-    .map((part, i) => (i % 2 ? part : part.replace(/(?:^|\s)\[\d{1,3}(?:,\s*\d{1,3})*\](?![\w(])/g, "")))
+    // Only a free-standing one: `argv[2]` glued to its name is an index, not a note; nor is a list an operator
+    // takes or gives (`x = [1, 2]`, `[1,2] == (1,2)`: HTML's inline code reaches the passage without its marks).
+    .map((part, i) => (i % 2 ? part : part.replace(/(?:^\s*|(?<=[^=<>!+\-*/%&|^([,\s])\s+)\[\d{1,3}(?:,\s*\d{1,3})*\](?![\w(]|\s*[=<>!+\-*/%&|^[]|\.\w)/g, "")))
     .join("")
     .trim();
 
