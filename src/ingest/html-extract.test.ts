@@ -45,6 +45,13 @@ describe("extractHtml", () => {
     expect(all).not.toMatch(/sidebar text|Copyright|¶|Table of Contents/);
   });
 
+  it("keeps inline code as a code span, so a quoted `[1,2] == (1,2)` reads as code, not as citations", () => {
+    const html = `<html><body><main><p>For example, <code><span class="pre">[1,2]</span> <span class="pre">==</span> <span class="pre">(1,2)</span></code> is false; run <kbd>q</kbd> or see <a href="x.html"><code>sorted()</code></a> and <code><a href="y.html">y</a></code>.</p></main></body></html>`;
+    const page = extractHtml(html);
+    expect(page.sections[0]!.text).toBe("For example, `[1,2] == (1,2)` is false; run `q` or see `sorted()` and y.");
+    expect(page.sections[0]!.links?.map((l) => l.href)).toEqual(["x.html", "y.html"]);
+  });
+
   it("drops footnote markers, which a quoted sentence would carry as a citation like [1], and keeps the footnotes' text", () => {
     const page = extractHtml(`<html><head><title>Quickstart</title></head><body><div class="body" role="main">
 <section id="templates"><h1>Templates</h1>
@@ -55,7 +62,7 @@ describe("extractHtml", () => {
 <div class="footnotes"><div id="ftn.x" class="footnote"><p><a href="#x" class="para"><sup class="para">[7] </sup></a>Precision depends on the platform.</p></div></div>
 </section></div></body></html>`);
     const text = page.sections.map((s) => s.text).join("\n");
-    expect(text).toContain("access to the config and g objects.");
+    expect(text).toContain("access to the `config` and `g` objects.");
     expect(text).toContain("Numeric types and real map to double.");
     expect(text).not.toMatch(/\[1\]|\[7\]|\[a\]/);
     // A footnote's own text stays: inline (AsciiDoc) and at the end of the page (DocBook).

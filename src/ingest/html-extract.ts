@@ -8,6 +8,8 @@ const CHROME = "breadcrumbs?|toc|gtoc|sidebar|footer|header|navigation|nav|\\w*m
 const CHROME_CLASS = new RegExp(`\\b(sphinxsidebar|related|navheader|navfooter|headerlink|tagline|${CHROME})\\b`);
 /** …and by whole id (a part would also match content anchors such as `module-email.header`). */
 const CHROME_ID = new RegExp(`^(${CHROME})$`);
+/** Inline code: kept as a Markdown code span, so an answer quoting it shows it as code and a citation marker never reads `[1,2]` as one of its own. */
+const INLINE_CODE = new Set(["code", "tt", "kbd", "samp"]);
 const BLOCK = new Set(["p", "div", "li", "ul", "ol", "pre", "tr", "table", "dd", "dt", "dl", "blockquote", "section", "article", "br", "hr", "td", "th"]);
 const CONTENT_ROOTS = ["main", "[role=main]", "article", "div.body", "div.document", "#content", "div.content"];
 /**
@@ -142,6 +144,14 @@ export function extractHtml(html: string): ExtractedPage {
       if (text && !(text === title && stack.length === 0)) stack.push({ level: n, text });
       current = { headings: stack.map((h) => h.text), anchor: anchorOf(el), text: "" };
       return;
+    }
+    if (INLINE_CODE.has(tag)) {
+      const code = el.text.replace(/\s+/g, " ").trim();
+      // One that holds a backtick or a line break is left as text (a span cannot hold it simply), one holding a link walked for it.
+      if (code && !/[`\n]/.test(el.text) && !el.querySelector("a")) {
+        current.text += `\`${code}\``;
+        return;
+      }
     }
     const block = BLOCK.has(tag);
     if (tag === "a") {
