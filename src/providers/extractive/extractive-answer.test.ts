@@ -53,6 +53,17 @@ describe("extractiveAnswer", () => {
     expect(answer).not.toMatch(/g \[1\]/);
   });
 
+  it("quotes a sentence whose code span never closes without its backticks, so its citation and the next stay markers", () => {
+    const pages = [
+      page(1, "Views", "views.html", "Only the defining rule is replaced when a view is replaced with `WITH ( a, b options."),
+      page(2, "Views again", "views2.html", "A replaced view keeps its `owner` and its grants when the view is replaced."),
+    ];
+    const answer = extractiveAnswer("What is kept when a view is replaced?", pages);
+    expect(answer).toContain("replaced with WITH ( a, b options. [1]");
+    expect(answer).toContain("`owner`");
+    expect(answer).toMatch(/is replaced\. \[2\]/);
+  });
+
   it("keeps a bracketed list that is code in the quoted text, where HTML lost its code marks", () => {
     const pages = [
       page(1, "Logging", "logging.html", "Messages are logged with the app logger."),
@@ -230,6 +241,14 @@ describe("splitSentences", () => {
       "Run it, e.g. like this.",
       "npm run cli -- keys list shows keys.",
       "Done!",
+    ]);
+  });
+
+  it("never ends a sentence inside a code span", () => {
+    expect(splitSentences("Only the rule, plus any `WITH ( ... )` options, is replaced. Use `os.path.join()`. Done.")).toEqual([
+      "Only the rule, plus any `WITH ( ... )` options, is replaced.",
+      "Use `os.path.join()`.",
+      "Done.",
     ]);
   });
 });

@@ -123,6 +123,14 @@ const withoutNoteNumbers = (text: string) =>
     .join("")
     .trim();
 
+/**
+ * A quoted sentence whose code span opens and never closes (a passage cut
+ * inside one) loses its backticks: the answer joins sentences into one
+ * paragraph, where that backtick would pair with the next sentence's and make
+ * code of the text and citation markers between them.
+ */
+const balancedCode = (text: string) => ((text.match(/`+/g)?.length ?? 0) % 2 === 1 ? text.replaceAll("`", "") : text);
+
 const same = (a: string, b: string) => a.replace(/\s+/g, " ").toLowerCase() === b.replace(/\s+/g, " ").toLowerCase();
 
 const jaccard = (a: Set<string>, b: Set<string>) => {
@@ -227,7 +235,7 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   for (const c of picked) {
     const block = askedFor(c);
     if (block && shown.has(block)) continue; // its list is already quoted whole
-    const sentence = `${withoutNoteNumbers(c.text)} [${[c.reference, ...c.alsoIn].join(", ")}]`;
+    const sentence = `${withoutNoteNumbers(balancedCode(c.text))} [${[c.reference, ...c.alsoIn].join(", ")}]`;
     if (block?.kind === "list" && c.follow === block && !c.text.endsWith(":")) {
       // A list item brings its whole list: the list is the answer, cited once.
       answer += `${answer ? "\n\n" : ""}${render(block)} [${[c.reference, ...c.alsoIn].join(", ")}]\n\n`;

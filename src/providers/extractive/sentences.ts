@@ -10,6 +10,8 @@ export function splitSentences(text: string): string[] {
     for (const match of flat.matchAll(/[.!?]["')\]]?\s+/g)) {
       const end = match.index + match[0].trimEnd().length;
       if (ABBREVIATION.test(flat.slice(start, end))) continue;
+      // Within a code span (`WITH ( ... )`), an odd number of backtick runs before it: no sentence ends there.
+      if ((flat.slice(start, end).match(/`+/g)?.length ?? 0) % 2 === 1) continue;
       const sentence = flat.slice(start, end).trim();
       if (sentence) out.push(sentence);
       start = match.index + match[0].length;
