@@ -3,6 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crawl } from "../src/ingest/crawl.ts";
 import { parseRobots } from "../src/ingest/robots.ts";
@@ -128,6 +129,87 @@ describe("crawler", () => {
     expect(failed.stderr).toMatch(/Could not reach http:\/\/127\.0\.0\.1:9\/docs\//);
     const list = JSON.parse((await run("npm", ["run", "-s", "cli", "--", "sources", "list", "--json"], { cwd: ROOT, env })).stdout);
     expect(list.map((x: { name: string }) => x.name)).toEqual(["Site"]);
+  });
+});
+
+describe("a hostile site", () => {
+  /** A server answering each path with `handlers[path]`, counting hits. */
+  async function server(handlers: Record<string, (res: http.ServerResponse, root: string) => void>) {
+    const hits: string[] = [];
+    let root = "";
+    const s = http.createServer((req, res) => {
+      hits.push(req.url!);
+      const handle = handlers[req.url!.split("?")[0]!];
+      if (handle) handle(res, root);
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => s.listen(0, "127.0.0.1", () => r()));
+    root = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+    return {
+      root,
+      hits,
+      close: () =>
+        new Promise<void>((r) => {
+          s.closeAllConnections();
+          s.close(() => r());
+        }),
+    };
+  }
+  const html = (res: http.ServerResponse, body: string) => res.writeHead(200, { "content-type": "text/html" }).end(body);
+
+  it("never fetches another host: not through a redirect, robots.txt's Sitemap line or a sitemap index", async () => {
+    const internal = await server({ "/admin.txt": (res) => res.writeHead(200, { "content-type": "text/plain" }).end("The admin password is hunter2.") });
+    const docs = await server({
+      "/robots.txt": (res) => res.writeHead(200, { "content-type": "text/plain" }).end(`Sitemap: ${internal.root}/robots-sitemap.xml\n`),
+      "/docs/sitemap.xml": (res, root) =>
+        res
+          .writeHead(200, { "content-type": "application/xml" })
+          .end(`<sitemapindex><sitemap><loc>${internal.root}/child.xml</loc></sitemap><sitemap><loc>${root}/docs/pages.xml</loc></sitemap></sitemapindex>`),
+      "/docs/pages.xml": (res, root) =>
+        res
+          .writeHead(200, { "content-type": "application/xml" })
+          .end(`<urlset><url><loc>${root}/docs/</loc></url><url><loc>${root}/docs/leak.html</loc></url><url><loc>not a url</loc></url></urlset>`),
+      "/docs/": (res) => html(res, page("Home", "<p>Welcome to the docs.</p>")),
+      "/docs/leak.html": (res) => res.writeHead(302, { location: `${internal.root}/admin.txt` }).end(),
+    });
+    const found = [];
+    for await (const doc of crawl({ url: `${docs.root}/docs/`, retries: 0 })) found.push(doc.url);
+    await Promise.all([docs.close(), internal.close()]);
+    expect(found).toEqual([`${docs.root}/docs/`]);
+    expect(internal.hits).toEqual([]);
+  });
+
+  it("leaves out a page whose body never ends or drips, and a gzip bomb, within the size and time limits", async () => {
+    const bomb = zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024, 32));
+    const docs = await server({
+      "/docs/": (res) =>
+        html(res, page("Home", `<p>Welcome.</p><a href="endless.html">E</a> <a href="drip.html">D</a> <a href="bomb.html">B</a> <a href="ok.html">OK</a>`)),
+      "/docs/ok.html": (res) => html(res, page("OK", "<p>A page of sane size.</p>")),
+      "/docs/endless.html": (res) => {
+        res.writeHead(200, { "content-type": "text/html" });
+        const chunk = Buffer.alloc(64 * 1024, 97);
+        const pump = () => {
+          while (res.write(chunk));
+          res.once("drain", pump);
+        };
+        pump();
+        res.on("close", () => res.removeAllListeners("drain"));
+      },
+      "/docs/drip.html": (res) => {
+        res.writeHead(200, { "content-type": "text/html" });
+        const timer = setInterval(() => res.write("<p>"), 100);
+        res.on("close", () => clearInterval(timer));
+      },
+      "/docs/bomb.html": (res) => res.writeHead(200, { "content-type": "text/html", "content-encoding": "gzip" }).end(bomb),
+    });
+    const caller = new AbortController();
+    const started = Date.now();
+    const found = [];
+    for await (const doc of crawl({ url: `${docs.root}/docs/`, retries: 0, timeoutMs: 1000, maxBytes: 1024 * 1024, signal: caller.signal }))
+      found.push(doc.url);
+    await docs.close();
+    expect(found.sort()).toEqual([`${docs.root}/docs/`, `${docs.root}/docs/ok.html`]);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });
 

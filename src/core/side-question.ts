@@ -1,3 +1,4 @@
+import { deadlineSignal } from "./deadline-signal.ts";
 import type { GenerateResult, LanguageModel, ModelMessage } from "./language-model.ts";
 import type { StructuredFormat } from "./structured-output.ts";
 
@@ -13,7 +14,7 @@ export async function askSideQuestion(
   prompt: ModelMessage[],
   { format, maxOutputTokens, timeoutMs, signal }: { format: StructuredFormat; maxOutputTokens: number; timeoutMs: number; signal?: AbortSignal },
 ): Promise<GenerateResult | null> {
-  const timeout = AbortSignal.timeout(timeoutMs);
+  const deadline = deadlineSignal(timeoutMs, signal);
   try {
     return await model.doGenerate({
       prompt,
@@ -21,11 +22,13 @@ export async function askSideQuestion(
       temperature: 0,
       maxOutputTokens,
       responseFormat: model.supportsStructuredOutput ? format : undefined,
-      abortSignal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      abortSignal: deadline.signal,
     });
   } catch (error) {
     if (signal?.aborted) throw error;
     return null;
+  } finally {
+    deadline.dispose();
   }
 }
 

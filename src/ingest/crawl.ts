@@ -1,6 +1,7 @@
 import { parse } from "node-html-parser";
 import { badRequest } from "../core/errors.ts";
 import type { PageValidator } from "../core/source-sync.ts";
+import { type CrawlFetchOptions, crawlFetch, USER_AGENT } from "./crawl-fetch.ts";
 import { normaliseBaseUrl } from "./ingest-documents.ts";
 import { isContentPath, type SourceDocument } from "./list-documents.ts";
 import { parseRobots, type RobotsRules } from "./robots.ts";
@@ -13,6 +14,8 @@ export interface CrawlOptions {
   concurrency?: number;
   retries?: number;
   timeoutMs?: number;
+  /** A page, robots.txt or sitemap longer than this (decompressed) is left out (default 10 MB). */
+  maxBytes?: number;
   fetch?: typeof fetch;
   /**
    * The last sync's validators by page URL: those pages are asked for with
@@ -26,11 +29,11 @@ export interface CrawlOptions {
   signal?: AbortSignal;
 }
 
-const USER_AGENT = "docent-crawler/0.1";
-const PAGE_TYPES = /text\/html|application\/xhtml\+xml|text\/markdown|text\/plain/;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-type FetchOptions = Required<Pick<CrawlOptions, "retries" | "timeoutMs">> & { fetch: typeof fetch; signal?: AbortSignal };
+/** The media types read as pages (`text/html; charset=utf-8` is text/html; `image/png; x=text/html` is not). */
+const PAGE_TYPES = new Set(["text/html", "application/xhtml+xml", "text/markdown", "text/plain"]);
+const mediaType = (headers: Headers) => (headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+/** Sitemaps read from one sitemap index at most. */
+const MAX_CHILD_SITEMAPS = 50;
 
 /** The headers that ask for a page only if it changed since `known` was stored. */
 function conditionalHeaders(known: PageValidator | undefined): Record<string, string> {
@@ -38,24 +41,12 @@ function conditionalHeaders(known: PageValidator | undefined): Record<string, st
   return { ...(known.etag && { "if-none-match": known.etag }), ...(known.lastModified && { "if-modified-since": known.lastModified }) };
 }
 
-/** GET with a time-out and retries with exponential backoff on network errors, 429 and 5xx. */
-async function fetchWithRetry(url: string, o: FetchOptions, headers: Record<string, string> = {}): Promise<Response> {
-  for (let attempt = 0; ; attempt++) {
-    o.signal?.throwIfAborted();
-    try {
-      const timeout = AbortSignal.timeout(o.timeoutMs);
-      const signal = o.signal ? AbortSignal.any([timeout, o.signal]) : timeout;
-      const response = await o.fetch(url, { headers: { "user-agent": USER_AGENT, ...headers }, signal, redirect: "follow" });
-      if ((response.status === 429 || response.status >= 500) && attempt < o.retries) {
-        await response.body?.cancel();
-        await sleep(200 * 2 ** attempt);
-        continue;
-      }
-      return response;
-    } catch (error) {
-      if (attempt >= o.retries || o.signal?.aborted) throw error;
-      await sleep(200 * 2 ** attempt);
-    }
+/** A URL's path as the page's file name: percent-decoded when that is valid, else as written. */
+function decoded(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
   }
 }
 
@@ -80,7 +71,13 @@ const locs = (xml: string) => [...xml.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/g)].
  */
 export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocument> {
   const scope = folderOf(options.url);
-  const o: FetchOptions = { retries: options.retries ?? 3, timeoutMs: options.timeoutMs ?? 15_000, fetch: options.fetch ?? fetch, signal: options.signal };
+  const o: CrawlFetchOptions = {
+    retries: options.retries ?? 3,
+    timeoutMs: options.timeoutMs ?? 15_000,
+    maxBytes: options.maxBytes ?? 10 * 1024 * 1024,
+    fetch: options.fetch ?? fetch,
+    signal: options.signal,
+  };
   const validators = options.validators ?? new Map<string, PageValidator>();
   const normalise = (raw: string) => {
     const url = new URL(raw);
@@ -92,49 +89,61 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
   const maxPages = options.maxPages ?? 5000;
   const concurrency = options.concurrency ?? 4;
   const inScope = (url: string) => url.startsWith(scope);
-  const relPath = (url: string) => decodeURIComponent(url.slice(scope.length)) || "index.html";
+  const relPath = (url: string) => decoded(url.slice(scope.length)) || "index.html";
+  // The site's own origin: robots.txt and sitemaps are read from it only, and redirects never leave it.
+  const origin = new URL(scope).origin;
+  const sameOrigin = (url: string) => new URL(url).origin === origin;
 
-  let start: Response;
+  let start: Awaited<ReturnType<typeof crawlFetch>>;
   try {
     // Conditional too: an unchanged start page answers 304 and is not downloaded just to see that the site is up.
-    start = await fetchWithRetry(options.url, o, conditionalHeaders(validators.get(normalise(options.url))));
+    const headers = conditionalHeaders(validators.get(normalise(options.url)));
+    start = await crawlFetch(options.url, o, { headers, follows: (url) => inScope(normalise(url)), read: false });
   } catch (error) {
     options.signal?.throwIfAborted();
     throw badRequest(`Could not reach ${options.url}: ${(error as Error).message}`, "url", "unreachable_url");
   }
-  if (!start.ok && start.status !== 304) throw badRequest(`${options.url} answered HTTP ${start.status}.`, "url", "unreachable_url");
-  await start.body?.cancel();
+  const moved = start.status >= 300 && start.status < 400 && start.status !== 304 ? start.headers.get("location") : null;
+  if (moved) throw badRequest(`${options.url} redirects to ${new URL(moved, start.url)}, outside ${scope}: add that URL instead.`, "url", "unreachable_url");
+  if (!(start.status >= 200 && start.status < 300) && start.status !== 304)
+    throw badRequest(`${options.url} answered HTTP ${start.status}.`, "url", "unreachable_url");
 
   const robotsUrl = new URL("/robots.txt", scope).toString();
   let robots: RobotsRules = parseRobots(robotsUrl, "", USER_AGENT);
-  const robotsResponse = await fetchWithRetry(robotsUrl, o).catch(() => null);
-  if (robotsResponse?.ok) robots = parseRobots(robotsUrl, await robotsResponse.text(), USER_AGENT);
-  else await robotsResponse?.body?.cancel();
+  const robotsText = await crawlFetch(robotsUrl, o, { follows: sameOrigin }).catch(() => null);
+  if (robotsText?.body) robots = parseRobots(robotsUrl, robotsText.body.toString("utf8"), USER_AGENT);
   const allowed = (url: string) => inScope(url) && robots.allowed(url) && isContentPath(relPath(url));
 
   // Sitemap: the one named, else robots.txt's, else sitemap.xml in the scope.
   const queue: string[] = [];
   const seen = new Set<string>();
   const enqueue = (raw: string) => {
-    const s = normalise(raw);
+    let s: string;
+    try {
+      s = normalise(raw);
+    } catch {
+      return; // not a URL (a relative <loc>)
+    }
     if (!seen.has(s) && allowed(s) && seen.size < maxPages) {
       seen.add(s);
       queue.push(s);
     }
   };
+  /** A sitemap's text, when it is on the site's own origin and answers. */
+  const sitemap = async (url: string) => {
+    if (!URL.canParse(url) || !sameOrigin(url)) return null;
+    return (await crawlFetch(url, o, { follows: sameOrigin }).catch(() => null))?.body?.toString("utf8") ?? null;
+  };
   const sitemapUrls = options.sitemap ? [options.sitemap] : [...robots.sitemaps, new URL("sitemap.xml", scope).toString()];
   for (const sitemapUrl of sitemapUrls) {
-    const response = await fetchWithRetry(sitemapUrl, o).catch(() => null);
-    if (!response?.ok) {
-      await response?.body?.cancel();
-      continue;
-    }
-    const xml = await response.text();
+    const xml = await sitemap(sitemapUrl);
+    if (xml === null) continue;
     const entries = locs(xml);
     const nested = /<sitemapindex/.test(xml) ? entries : [];
-    for (const child of nested) {
-      const r = await fetchWithRetry(child, o).catch(() => null);
-      if (r?.ok) for (const loc of locs(await r.text())) enqueue(loc);
+    for (const child of nested.slice(0, MAX_CHILD_SITEMAPS)) {
+      if (seen.size >= maxPages) break;
+      options.signal?.throwIfAborted();
+      for (const loc of locs((await sitemap(child)) ?? "")) enqueue(loc);
     }
     if (!nested.length) for (const loc of entries) enqueue(loc);
     if (seen.size > 0) break;
@@ -154,9 +163,8 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
   const visit = async (url: string) => {
     try {
       const known = validators.get(url);
-      const response = await fetchWithRetry(url, o, conditionalHeaders(known));
+      const response = await crawlFetch(url, o, { headers: conditionalHeaders(known), follows: (to) => allowed(normalise(to)) });
       if (response.status === 304 && known) {
-        await response.body?.cancel();
         if (followLinks) for (const link of known.links ?? []) enqueue(link);
         ready.push({
           url,
@@ -167,31 +175,29 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
         });
         return;
       }
-      const type = response.headers.get("content-type") ?? "";
-      if (!response.ok || !PAGE_TYPES.test(type)) {
-        await response.body?.cancel();
-        return;
-      }
-      const bytes = Buffer.from(await response.arrayBuffer());
-      const finalUrl = response.url || url;
-      const links: string[] = [];
+      const type = mediaType(response.headers);
+      const bytes = response.body;
+      if (!bytes || !PAGE_TYPES.has(type)) return;
+      const finalUrl = response.url;
+      const found = new Set<string>();
       if (followLinks && /html/.test(type)) {
         for (const a of parse(bytes.toString("utf8")).querySelectorAll("a[href]")) {
           try {
             const link = normalise(new URL(a.getAttribute("href")!, finalUrl).toString());
-            if (allowed(link) && !links.includes(link)) links.push(link);
+            if (allowed(link)) found.add(link);
           } catch {
             // not a URL
           }
         }
-        links.forEach(enqueue);
+        found.forEach(enqueue);
       }
+      const links = [...found];
       const etag = response.headers.get("etag");
       const lastModified = response.headers.get("last-modified");
       const validator = options.basis && (etag || lastModified) ? { etag, lastModified, links: followLinks ? links : null, basis: options.basis } : undefined;
       ready.push({ url, relPath: pagePath(url, type), read: async () => bytes, ...(validator && { validator }) });
     } catch {
-      // Unreachable after retries: the page is left out.
+      // Unreachable after retries, too large, or not parsed: the page is left out.
     } finally {
       active--;
       signal();
