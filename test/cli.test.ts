@@ -189,6 +189,19 @@ describe("CLI", () => {
     expect(JSON.parse((await cli("sources", "list", "--json")).stdout)).toEqual([]);
   });
 
+  it("skips a page no parser can read (HTML nested 10,000 deep) and ingests the rest of the folder", async () => {
+    const folder = tempDir();
+    fs.writeFileSync(
+      path.join(folder, "deep.html"),
+      `<html><body><main><h1>Deep</h1>${"<div>".repeat(10_000)}text${"</div>".repeat(10_000)}</main></body></html>`,
+    );
+    fs.writeFileSync(path.join(folder, "ok.html"), "<html><body><main><h1>Fine</h1><p>A page any parser reads, about vacuum.</p></main></body></html>");
+    const added = await cli("sources", "add", "--name", "Deep", "--dir", folder, "--base-url", "https://deep.example/", "--json");
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ name: "Deep", pages: 1 });
+    expect((await cli("sources", "remove", JSON.parse(added.stdout).id)).code).toBe(0);
+  });
+
   it("sources sync --all syncs each source, records a failure without naming the folder, and exits 1 if any failed", async () => {
     const folder = path.join(tempDir(), "gone");
     fs.cpSync(path.join(FIXTURES, "pg"), folder, { recursive: true });

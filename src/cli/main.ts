@@ -112,7 +112,9 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
       printError(`docent: ${error.message}`);
       return 1;
     }
-    throw error;
+    // Anything else is a defect, reported in one line (a stack trace would show this machine's paths).
+    printError(`docent: unexpected error: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    return 1;
   }
 }
 

@@ -86,7 +86,16 @@ export async function readPage(doc: SourceDocument, sourceId: string, baseUrl: s
   } catch {
     return { skipped: "unreadable" };
   }
-  return parsePage(bytes, doc, sourceId, baseUrl);
+  return parseOrSkip(bytes, doc, sourceId, baseUrl);
+}
+
+/** parsePage, with a page no parser can read (HTML nested 10,000 deep overflows the stack) skipped, not failing its whole source. */
+function parseOrSkip(...args: Parameters<typeof parsePage>): ReadResult {
+  try {
+    return parsePage(...args);
+  } catch {
+    return { skipped: "unreadable" };
+  }
 }
 
 /**
@@ -135,7 +144,7 @@ export async function ingestDocuments(deps: { catalog: SourceCatalog; writer: In
       counts.unchanged++;
       continue;
     }
-    const result = parsePage(bytes, doc, id, baseUrl);
+    const result = parseOrSkip(bytes, doc, id, baseUrl);
     if ("page" in result) {
       upsert.push(result.page);
       present.add(url);
