@@ -9,6 +9,7 @@ import { dropDuplicates } from "./drop-duplicates.ts";
 import { extractHtml } from "./html-extract.ts";
 import type { SourceDocument } from "./list-documents.ts";
 import { extractMarkdown } from "./markdown-extract.ts";
+import { checkNesting } from "./nesting-limit.ts";
 
 export { dropDuplicates };
 
@@ -69,6 +70,7 @@ type ReadResult = { page: PageChunks } | { skipped: "unreadable" | "not-content"
 export function parsePage(bytes: Buffer, doc: Pick<SourceDocument, "relPath" | "url">, sourceId: string, baseUrl: string): ReadResult {
   if (bytes.subarray(0, 8192).includes(0)) return { skipped: "unreadable" };
   const text = bytes.toString("utf8");
+  checkNesting(text, /\.(md|mdx|markdown)$/i.test(doc.relPath));
   const page = /\.(md|mdx|markdown)$/i.test(doc.relPath) ? extractMarkdown(text, { mdx: /\.mdx$/i.test(doc.relPath) }) : extractHtml(text);
   if (page.navigational) return { skipped: "not-content" };
   if (!page.title) page.title = doc.relPath.replace(/\.[^.]+$/, "");
