@@ -4,6 +4,7 @@ import { loadConfig } from "../src/config.ts";
 import { createLogger } from "../src/logging/logger.ts";
 import { startServer } from "../src/server.ts";
 import { graphqlRequest, trpcClient } from "./support/clients.ts";
+import { startFakeProviderServer } from "./support/fake-provider-server.ts";
 import { startTestServer, type TestServer, tempDir } from "./support/test-server.ts";
 
 const QUESTION = "How do I physically reorder a table according to an index?";
@@ -125,6 +126,39 @@ describe("request logs", () => {
       expect(withQuestions.lines.join("")).not.toContain(other.key);
     } finally {
       await other.close();
+    }
+  });
+
+  it("logs a client that leaves a provider's answer as 499 CLIENT_CLOSED_REQUEST, not as a provider failure", async () => {
+    const fake = await startFakeProviderServer({ kind: "endless", intervalMs: 15 });
+    const providerLog = capturedLogger();
+    const withProvider = await startTestServer(
+      { OPENAI_API_KEY: "sk-upstream", OPENAI_BASE_URL: fake.openaiBaseUrl, ANTHROPIC_API_KEY: "sk-ant", ANTHROPIC_BASE_URL: fake.anthropicBaseUrl },
+      { logger: providerLog.logger },
+    );
+    try {
+      for (const [path, body] of [
+        ["/v1/chat/completions", { model: "provider_a", messages: [{ role: "user", content: QUESTION }] }],
+        ["/v1/responses", { model: "provider_a", input: QUESTION }],
+      ] as const) {
+        const controller = new AbortController();
+        const before = fake.requests.length;
+        const response = fetch(`${withProvider.url}${path}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${withProvider.key}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+          signal: controller.signal,
+        }).catch(() => null);
+        await expect.poll(() => fake.requests.length, { timeout: 3000 }).toBe(before + 1);
+        await new Promise((r) => setTimeout(r, 100));
+        controller.abort();
+        await response;
+        await expect.poll(() => providerLog.requests().filter((r) => r.route === path).length, { timeout: 3000 }).toBe(1);
+        expect(providerLog.requests().find((r) => r.route === path)).toMatchObject({ status: 499, error: "CLIENT_CLOSED_REQUEST", level: 30 });
+      }
+    } finally {
+      await withProvider.close();
+      await fake.close();
     }
   });
 

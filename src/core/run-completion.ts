@@ -3,7 +3,7 @@ import type { ChatCompletionRequest } from "./chat-request.ts";
 import { type ChatCompletion, type ChunkEvent, type CompletionMeta, collectCompletion, completionChunks, completionMeta } from "./completion-object.ts";
 import type { RequestTrace } from "./completion-outcome.ts";
 import { lastUserText } from "./conversation-query.ts";
-import { toDocentError } from "./errors.ts";
+import { DocentError, toDocentError } from "./errors.ts";
 import { createOutcomeRecorder, type OutcomeRecorder } from "./outcome-recorder.ts";
 import type { SourceScope } from "./source-scope.ts";
 
@@ -66,7 +66,9 @@ export async function runCompletion(
         await recorder?.observe(part);
         yield part;
       }
-      // Parts that end without a finish or error part: the engine broke its contract.
+      // Parts that end without a finish or error part: the caller left (generation stops quietly then, and
+      // collecting it is no failure of the service), or else the engine broke its contract.
+      if (controller.signal.aborted) return void (await recorder?.end("abandoned"));
       await recorder?.end("failed", new Error("completion ended without a finish part"));
     } catch (error) {
       await recorder?.end("failed", error);
@@ -81,7 +83,15 @@ export async function runCompletion(
     opened,
     meta,
     parts,
-    collect: () => collectCompletion({ ...opened, parts: parts() }, run.meta),
+    collect: async () => {
+      try {
+        return await collectCompletion({ ...opened, parts: parts() }, run.meta);
+      } catch (error) {
+        // Collected after the caller left: the reply stopped short because of that, not a failure of the service.
+        if (signal?.aborted && !(error instanceof DocentError)) throw new DocentError("CLIENT_CLOSED_REQUEST", "The request was aborted.");
+        throw error;
+      }
+    },
     chunks: ({ includeUsage = false } = {}) => completionChunks({ ...opened, parts: parts() }, { includeUsage, meta: run.meta }),
     abort: () => {
       settle();

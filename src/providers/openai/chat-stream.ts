@@ -1,6 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import OpenAI from "openai";
+import { isAbortError } from "../../core/errors.ts";
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
@@ -98,7 +99,8 @@ async function* events(response: http.IncomingMessage, signal: AbortSignal | und
       }
     }
   } catch (error) {
-    if (signal?.aborted) throw error;
+    // The caller left: that is the reason, whatever the socket said on closing (it would read as a provider failure).
+    if (signal?.aborted) throw isAbortError(signal.reason) ? signal.reason : new DOMException("The request was aborted.", "AbortError");
     if (error instanceof OpenAI.APIError) throw error;
     throw new OpenAI.APIConnectionError({ cause: error as Error });
   } finally {
