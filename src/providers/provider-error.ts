@@ -23,7 +23,7 @@ export function mapProviderError(error: unknown, label: ProviderLabel): unknown 
   if (isAbortError(error) || error instanceof DocentError) return error;
   const who = describeProvider(label);
   const e = error as { name?: string; status?: number; message?: string; type?: string; headers?: Parameters<typeof retryAfterSeconds>[0] };
-  const detail = (e.message ?? String(error)).slice(0, 500);
+  const detail = publicDetail(e.message ?? String(error));
   // The provider's own Retry-After travels with every retryable error, for the caller.
   const retryAfter = retryAfterSeconds(e.headers);
   if (e.name === "APIConnectionTimeoutError") {
@@ -39,7 +39,9 @@ export function mapProviderError(error: unknown, label: ProviderLabel): unknown 
     });
   }
   if (e.name === "APIConnectionError" || e.status === undefined) {
-    return new DocentError("BAD_GATEWAY", `${who} could not be reached or broke off: ${detail}`, {
+    // A connection's own error names addresses on the service's network: logged (the cause), not told.
+    const said = e.name === "APIConnectionError" ? "" : `: ${detail}`;
+    return new DocentError("BAD_GATEWAY", `${who} could not be reached or broke off${said}`, {
       retryable: true,
       retryAfter,
       cause: error,
@@ -79,4 +81,22 @@ export function mapProviderError(error: unknown, label: ProviderLabel): unknown 
     cause: error,
     reason: "provider_error",
   });
+}
+
+/**
+ * A provider's error message as a caller may read it: what it says about the
+ * request ("maximum context length is 8192 tokens") without what it may echo
+ * of the service (a key or bearer token, a file path, a stack trace) or pages
+ * of text; the whole message stays in the log through the error's cause.
+ */
+export function publicDetail(message: string): string {
+  return message
+    .replace(/\n\s+at\s[\s\S]*$/, "")
+    .replace(/\b(bearer|basic)\s+\S+/gi, "$1 [redacted]")
+    .replace(/\b(?:sk|pk|rk|ak|key|api[-_]?key|token|secret)[-_][\w-]{6,}/gi, "[redacted]")
+    .replace(/[A-Za-z0-9+/_=-]{32,}/g, "[redacted]")
+    .replace(/(?:[A-Za-z]:)?(?:[\\/][\w.@-]+){2,}(?::\d+){0,2}/g, "[path]")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 300);
 }

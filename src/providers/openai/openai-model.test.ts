@@ -61,6 +61,22 @@ describe("openai model over the wire", () => {
     expect(error.message).toMatch(message);
   });
 
+  it("tells the caller what a provider's error says, not the key, paths or stack trace it echoes", async () => {
+    for (const status of [400, 500]) {
+      server.queue({
+        kind: "status",
+        status,
+        message:
+          "Context too long for your key Bearer sk-probe-secret-key (sk-live-0123456789abcdef); see /srv/provider/app/handler.js:10:5\n    at run (/srv/x.js:1:1)",
+      });
+      const error = await modelFor(server)
+        .doStream(contractCall())
+        .catch((e) => e);
+      expect(error.message).toMatch(/Context too long for your key Bearer \[redacted\]/);
+      expect(error.message).not.toMatch(/sk-probe|sk-live|\/srv\/|at run/);
+    }
+  });
+
   it("reports a stream cut mid-way: no finish part", async () => {
     server.queue({ kind: "cut", text: "one two three four five", cutAfter: 2 });
     const parts = await drain((await modelFor(server).doStream(contractCall())).stream);
