@@ -277,6 +277,39 @@ describe("MCP at /mcp", () => {
     expect(next).toBeNull();
     expect(read).toEqual(whole.sections.map(({ url, text }) => ({ url, text, section: expect.any(String) })));
   });
+
+  it("get_page reads a long page without section anchors in pieces too", async () => {
+    const dir = tempDir("docent-mcp-flat-");
+    // HTML headings without ids: every passage has the page's own URL.
+    const body = Array.from(
+      { length: 60 },
+      (_, i) => `<h2>Part ${i + 1}</h2><p>${`Part ${i + 1} describes one more step of the install. `.repeat(40)}</p>`,
+    ).join("");
+    fs.writeFileSync(path.join(dir, "flat.html"), `<html><head><title>Flat</title></head><body><main><h1>Flat</h1>${body}</main></body></html>`);
+    const { source } = await ingestDocuments(server.services, {
+      name: "Flat",
+      baseUrl: "https://flat.example/",
+      description: "No anchors.",
+      origin: dir,
+      documents: listDocuments(dir),
+    });
+    fs.rmSync(dir, { recursive: true, force: true });
+    const [url] = [...(await server.services.writer.pageHashes(source.id)).keys()];
+    const whole = await server.services.resources.getPage(url!, null);
+    expect(new Set(whole.sections.map((s) => s.url))).toEqual(new Set([url]));
+    expect(whole.sections.map((s) => s.text).join("").length).toBeGreaterThan(2 * MAX_PAGE_CHARS);
+
+    const read: string[] = [];
+    let next: string | null = url!;
+    for (let calls = 0; next && calls < 10; calls++) {
+      const piece = (await call(client, "get_page", { url: next })).structuredContent;
+      expect(piece.sections.map((s: { text: string }) => s.text).join("").length).toBeLessThanOrEqual(MAX_PAGE_CHARS);
+      read.push(...piece.sections.map((s: { text: string }) => s.text));
+      next = piece.next_url;
+    }
+    expect(next).toBeNull();
+    expect(read).toEqual(whole.sections.map((s) => s.text));
+  });
 });
 
 describe("MCP under the key's rate limit", () => {

@@ -57,15 +57,21 @@ function readFrom(page: PageResource, url: string) {
   const all = page.sections;
   const firstAt = (u: string) => all.findIndex((s) => s.url === u);
   const resumable = (i: number) => i >= all.length || (all[i]!.url !== page.url && firstAt(all[i]!.url) === i);
-  const start = url.includes("#") ? Math.max(0, firstAt(url)) : 0;
+  const part = PART.exec(url.slice(url.indexOf("#") + 1));
+  const start = part ? Math.min(Number(part[1]), Math.max(0, all.length - 1)) : url.includes("#") ? Math.max(0, firstAt(url)) : 0;
   let fit = start + 1;
   for (let chars = all[start]?.text.length ?? 0; fit < all.length && chars + all[fit]!.text.length <= MAX_PAGE_CHARS; fit++) chars += all[fit]!.text.length;
   let end = fit;
   while (end > start + 1 && !resumable(end)) end--;
-  // No place to resume within the budget (one very long section, or a page without anchors): run on to the next one.
-  if (!resumable(end)) for (end = fit; !resumable(end); ) end++;
-  return { sections: all.slice(start, end), next: end < all.length ? all[end]!.url : null };
+  if (resumable(end)) return { sections: all.slice(start, end), next: end < all.length ? all[end]!.url : null };
+  // No section of its own to resume at within the budget (a page without anchors, or one long section):
+  // the next piece is named by its passage's place in the page.
+  return { sections: all.slice(start, fit), next: `${page.url}#${PART_PREFIX}${fit}` };
 }
+
+/** The fragment of a piece that starts at no section of its own: docent's, not the page's (no id holds "="). */
+const PART_PREFIX = "docent-part=";
+const PART = /^docent-part=(\d{1,6})$/;
 
 function render(page: { url: string; title: string; source_id: string; source_name: string; sections: z.infer<typeof Section>[]; next_url: string | null }) {
   const lines = [`# ${page.title}`, `Source: ${page.source_name} (${page.source_id})`, `URL: ${page.url}`];
