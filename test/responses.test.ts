@@ -315,6 +315,18 @@ describe("the Responses API", () => {
         /text only/,
       ],
       [{ input: [{ type: "function_call_output", call_id: "c1", output: "42" }] }, "input[0].type", /only message items/],
+      // Limits checked on the chat request are told in the Responses API's names, in the message as in `param`.
+      [
+        {
+          input: [
+            { role: "user", content: "hi" },
+            { role: "user", content: "a".repeat(100_001) },
+          ],
+        },
+        "input[1].content",
+        /^Invalid 'input\[1\]\.content'/,
+      ],
+      [{ instructions: "a".repeat(100_001) }, "instructions", /^Invalid 'instructions'/],
       [{ input: 42 }, "input", /a string or a list/],
       [{ input: undefined }, "input", /Missing required parameter/],
       [{ input: [] }, "input", /at least one message/],

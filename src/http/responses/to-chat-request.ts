@@ -61,7 +61,10 @@ export function toChatRequest(r: ResponsesRequest): MappedRequest {
       const message = error.message
         .replaceAll("response_format.json_schema.schema", "text.format.schema")
         .replaceAll("response_format", "text.format")
-        .replaceAll("'messages'", "'input'");
+        .replaceAll("'messages'", "'input'")
+        .replace(/\bmax_(?:completion_)?tokens\b/g, "max_output_tokens")
+        // Each message the error names, by its place in `input` (or as `instructions`), as `param` does.
+        .replace(/\bmessages\[\d+\](?:\.[A-Za-z_]\w*|\[\d+\])*/g, (name) => renameParam(name));
       if (param === error.param && message === error.message) return error;
       return new DocentError(error.code, message, { param, reason: error.reason, retryable: error.retryable, retryAfter: error.retryAfter, cause: error });
     },
