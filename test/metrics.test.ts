@@ -1,10 +1,38 @@
+import { Hono } from "hono";
+import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toDocentError } from "../src/core/errors.ts";
+import { errorResponse } from "../src/http/error-response.ts";
+import { metricsRoute } from "../src/http/metrics-route.ts";
 import { graphqlRequest } from "./support/clients.ts";
 import { parseMetrics } from "./support/prometheus.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 
 const TOKEN = "metrics-token-0123456789abcdef";
 const QUESTION = "How do I physically reorder a table according to an index?";
+
+describe("GET /metrics without METRICS_TOKEN", () => {
+  it("is served to this machine only: the metrics name every source, which no caller elsewhere may list", async () => {
+    const registry = new Registry();
+    const app = new Hono().get("/metrics", metricsRoute(registry, undefined));
+    app.onError((error) => errorResponse(toDocentError(error)));
+    const from = (remoteAddress: string) => app.request("/metrics", {}, { incoming: { socket: { remoteAddress } } });
+    for (const local of ["127.0.0.1", "::1", "::ffff:127.0.0.1"]) expect((await from(local)).status).toBe(200);
+    for (const remote of ["10.0.0.5", "::ffff:192.168.1.9", "2001:db8::1"]) {
+      const response = await from(remote);
+      expect(response.status).toBe(403);
+      expect(((await response.json()) as any).error).toMatchObject({ code: "metrics_local_only", type: "invalid_request_error" });
+    }
+    // With a token, the token decides, wherever the caller is.
+    const withToken = new Hono().get("/metrics", metricsRoute(registry, TOKEN));
+    const remote = await withToken.request(
+      "/metrics",
+      { headers: { authorization: `Bearer ${TOKEN}` } },
+      { incoming: { socket: { remoteAddress: "10.0.0.5" } } },
+    );
+    expect(remote.status).toBe(200);
+  });
+});
 
 describe("GET /metrics", () => {
   let server: TestServer;

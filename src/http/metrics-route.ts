@@ -10,13 +10,27 @@ export function sameSecret(presented: string, expected: string): boolean {
   return timingSafeEqual(digest(presented), digest(expected));
 }
 
+/** Loopback: this machine (127.0.0.0/8, ::1, and IPv4 loopback written as IPv6). */
+const isLoopback = (address: string | undefined) => !!address && /^(127\.|::1$|::ffff:127\.)/.test(address);
+
 /**
  * GET /metrics: the registry in Prometheus' text format. With a token, only
  * `Authorization: Bearer <token>` may read it (Prometheus' `authorization`
- * scrape setting); API keys do not open it.
+ * scrape setting); API keys do not open it. Without one, only this machine
+ * may: the metrics name every knowledge source, which a key limited to some
+ * sources must not learn, and a server on 0.0.0.0 would tell anyone.
  */
 export function metricsRoute(registry: Registry, token: string | undefined): Handler {
   return async (c) => {
+    if (!token && !isLoopback((c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress)) {
+      throw new DocentError(
+        "FORBIDDEN",
+        "Without METRICS_TOKEN the metrics are served to this machine only; set METRICS_TOKEN to scrape them from elsewhere.",
+        {
+          reason: "metrics_local_only",
+        },
+      );
+    }
     if (token) {
       const presented = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")?.[1];
       if (!presented || !sameSecret(presented, token)) {
