@@ -119,7 +119,7 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
   app.route("/mcp", mcpRoutes({ ...admitDeps, services, maxBodyBytes, guards: { host, publicUrl, corsOrigins } }));
 
   // The OpenAPI document and its reference page, before /docs/* (the bundled documentation).
-  app.route("/", openApiRoutes());
+  app.route("/", openApiRoutes({ publicUrl: services.config.PUBLIC_URL }));
   // The bundled documentation, rendered, so the demo source's references open in a browser.
   app.route("/docs", bundledDocsRoutes());
 

@@ -1,8 +1,10 @@
+import http from "node:http";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
+import { openApiRoutes } from "../src/http/openapi/openapi-routes.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 
 type Operation = { requestBody?: { content: Record<string, { schema: object }> }; responses: Record<string, { content?: Record<string, { schema: object }> }> };
@@ -48,12 +50,29 @@ describe("the OpenAPI document", () => {
     return { status: response.status, response };
   };
 
-  it("is valid OpenAPI 3.1, served without a key, with this server as its server", async () => {
+  it("is valid OpenAPI 3.1, served without a key, with this server as its server, whatever Host a request names", async () => {
     expect(doc.openapi).toBe("3.1.0");
     const validator = new Validator();
     const result = await validator.validate(doc as never);
     expect(result.valid, JSON.stringify(result.errors)).toBe(true);
-    expect((doc as unknown as { servers: Array<{ url: string }> }).servers[0]!.url).toBe(server.url);
+    // Without PUBLIC_URL, the document's own origin (a relative server URL), not the request's Host.
+    expect((doc as unknown as { servers: Array<{ url: string }> }).servers[0]!.url).toBe("/");
+    const { port } = new URL(server.url);
+    const forged = await new Promise<string>((resolve, reject) => {
+      const request = http.get({ host: "127.0.0.1", port: Number(port), path: "/openapi.json", headers: { host: "evil.example" } }, (response) => {
+        let body = "";
+        response.setEncoding("utf8").on("data", (d) => (body += d));
+        response.on("end", () => resolve(body));
+      });
+      request.on("error", reject);
+    });
+    expect(forged).not.toContain("evil.example");
+  });
+
+  it("names PUBLIC_URL as its server when it is set", async () => {
+    const routes = openApiRoutes({ publicUrl: "https://docs.example.com/base/" });
+    const body = (await (await routes.request("/openapi.json")).json()) as { servers: Array<{ url: string }> };
+    expect(body.servers).toEqual([{ url: "https://docs.example.com" }]);
   });
 
   it("documents every /v1 route the app serves, and no route it does not", () => {

@@ -22,10 +22,13 @@ const FILES: Record<string, { file: string; type: string }> = {
  * `GET /openapi.json` (no key: it describes, it does not answer) and the API
  * reference page at `/docs/api`, served from the swagger-ui-dist package.
  */
-export function openApiRoutes() {
+export function openApiRoutes({ publicUrl }: { publicUrl?: string } = {}) {
   const app = new Hono();
   const document = buildOpenApiDocument();
-  app.get("/openapi.json", (c) => c.json({ ...document, servers: [{ url: new URL(c.req.url).origin }] }));
+  // PUBLIC_URL when set, else "/" (the document's own origin, as OpenAPI reads a relative server URL): never the
+  // request's Host header, which a shared cache in front would hand every later reader.
+  const servers = [{ url: publicUrl ? new URL(publicUrl).origin : "/" }];
+  app.get("/openapi.json", (c) => c.json({ ...document, servers }));
   const cache = new Map<string, string>();
   for (const [route, { file, type }] of Object.entries(FILES)) {
     app.get(route, (c) => {
