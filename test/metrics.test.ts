@@ -18,6 +18,9 @@ describe("GET /metrics without METRICS_TOKEN", () => {
     app.onError((error) => errorResponse(toDocentError(error)));
     const from = (remoteAddress: string) => app.request("/metrics", {}, { incoming: { socket: { remoteAddress } } });
     for (const local of ["127.0.0.1", "::1", "::ffff:127.0.0.1"]) expect((await from(local)).status).toBe(200);
+    // Through a reverse proxy on this machine: loopback, but forwarded for someone else.
+    const proxied = await app.request("/metrics", { headers: { "x-forwarded-for": "203.0.113.7" } }, { incoming: { socket: { remoteAddress: "127.0.0.1" } } });
+    expect(proxied.status).toBe(403);
     for (const remote of ["10.0.0.5", "::ffff:192.168.1.9", "2001:db8::1"]) {
       const response = await from(remote);
       expect(response.status).toBe(403);

@@ -22,7 +22,10 @@ const isLoopback = (address: string | undefined) => !!address && /^(127\.|::1$|:
  */
 export function metricsRoute(registry: Registry, token: string | undefined): Handler {
   return async (c) => {
-    if (!token && !isLoopback((c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress)) {
+    // A request a proxy on this machine passed on is not this machine's: proxies say so in these headers.
+    const forwarded = ["forwarded", "x-forwarded-for", "x-real-ip"].some((name) => c.req.header(name) !== undefined);
+    const remote = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
+    if (!token && (forwarded || !isLoopback(remote))) {
       throw new DocentError(
         "FORBIDDEN",
         "Without METRICS_TOKEN the metrics are served to this machine only; set METRICS_TOKEN to scrape them from elsewhere.",
