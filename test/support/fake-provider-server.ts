@@ -18,7 +18,9 @@ export type Script =
   /** A well-formed stream start, `text` (may be empty), then an in-stream error event. */
   | { kind: "stream-error"; text: string; message: string }
   /** Never answers: no headers at all, or (`afterHeaders`) a 200 and the stream's start, then silence. */
-  | { kind: "hang"; afterHeaders?: boolean };
+  | { kind: "hang"; afterHeaders?: boolean }
+  /** A well-formed start, then `lines` `data:` lines in small writes with no blank line ever ending an event (a broken stream). */
+  | { kind: "no-blank-lines"; lines: number };
 
 export interface RecordedRequest {
   /** `performance.now()` when the request arrived (the tests share this process's clock). */
@@ -148,6 +150,14 @@ export async function startFakeProviderServer(defaultScript: Script = { kind: "r
 
     start();
     if (script.kind === "hang") return;
+    if (script.kind === "no-blank-lines") {
+      const line = `data: ${JSON.stringify(openaiChunk(model, { content: "x" }, null))}\n`;
+      for (let i = 0; i < script.lines && !res.destroyed; i += 200) {
+        if (!res.write(line.repeat(200))) await new Promise((r) => res.once("drain", r));
+      }
+      res.end();
+      return;
+    }
     if (script.kind === "endless") {
       while (!res.destroyed && !res.writableEnded) {
         delta("more ");

@@ -65,20 +65,37 @@ function headersOf(response: http.IncomingMessage): Headers {
   return headers;
 }
 
+/** The blank line that ends an event (any of the line endings server-sent events allow). */
+const BLANK_LINE = /\r?\n\r?\n/g;
+/** One event longer than this is no chat chunk: the stream is broken (or hostile), and its buffer is not let grow. */
+const MAX_EVENT_CHARS = 4 * 1024 * 1024;
+
 /** The stream's `data:` payloads as JSON, up to `[DONE]`; an `error` payload or event throws as the SDK does. */
 async function* events(response: http.IncomingMessage, signal: AbortSignal | undefined): AsyncGenerator<Chunk> {
   response.setEncoding("utf8");
   let buffer = "";
+  // Where the search for the next blank line resumes: searching the whole buffer for each piece was
+  // quadratic when a stream never sent one (a broken provider's lines stalled the server for seconds).
+  let scanned = 0;
   let done = false;
   try {
     for await (const piece of response as AsyncIterable<string>) {
       // After [DONE] the body's end is still read (it is in the same packet), so the connection goes back to the pool.
       if (done) continue;
       buffer += piece;
-      let end: number;
-      while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
+      if (buffer.length > MAX_EVENT_CHARS)
+        throw new OpenAI.APIError(undefined, undefined, `A streamed event is longer than ${MAX_EVENT_CHARS} characters.`, undefined);
+      for (;;) {
+        BLANK_LINE.lastIndex = Math.max(0, scanned - 3);
+        const blank = BLANK_LINE.exec(buffer);
+        if (!blank) {
+          scanned = buffer.length;
+          break;
+        }
+        const end = blank.index;
         const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + (buffer[end] === "\r" ? 4 : 2));
+        buffer = buffer.slice(end + blank[0].length);
+        scanned = 0;
         let event: string | null = null;
         let data = "";
         for (const line of block.split(/\r?\n/)) {

@@ -77,6 +77,14 @@ describe("openai model over the wire", () => {
     }
   });
 
+  it("ends a stream whose event never ends (no blank line) once it is past the size of any chunk, not holding it all", async () => {
+    server.queue({ kind: "no-blank-lines", lines: 40_000 });
+    const parts = await drain((await modelFor(server).doStream(contractCall())).stream);
+    const error = parts.find((p) => p.type === "error") as { error: DocentError } | undefined;
+    expect(error?.error).toMatchObject({ code: "BAD_GATEWAY" });
+    expect(error?.error.message).toMatch(/longer than 4194304 characters/);
+  });
+
   it("reports a stream cut mid-way: no finish part", async () => {
     server.queue({ kind: "cut", text: "one two three four five", cutAfter: 2 });
     const parts = await drain((await modelFor(server).doStream(contractCall())).stream);
