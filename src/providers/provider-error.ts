@@ -90,7 +90,9 @@ export function mapProviderError(error: unknown, label: ProviderLabel): unknown 
  * of text; the whole message stays in the log through the error's cause.
  */
 export function publicDetail(message: string): string {
+  // Cut first: the patterns below are linear per start but run from many starts, and a message can be megabytes.
   return message
+    .slice(0, 2000)
     .replace(/\n\s+at\s[\s\S]*$/, "")
     .replace(/\b(bearer|basic)\s+\S+/gi, "$1 [redacted]")
     .replace(/\b(?:sk|pk|rk|ak|key|api[-_]?key|token|secret)[-_][\w-]{6,}/gi, "[redacted]")
