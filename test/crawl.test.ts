@@ -179,6 +179,48 @@ describe("a hostile site", () => {
     expect(internal.hits).toEqual([]);
   });
 
+  it("follows redirects only to what it would crawl, honours a redirected robots.txt, and reads only pages of page types, each once", async () => {
+    const docs = await server({
+      "/robots.txt": (res) => res.writeHead(301, { location: "/robots-real.txt" }).end(),
+      "/robots-real.txt": (res) => res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nDisallow: /docs/private/\n"),
+      "/docs/": (res) =>
+        html(res, page("Home", `<p>Hi.</p>${["moved", "away", "secret", "big", "png", "deep"].map((p) => `<a href="${p}.html">${p}</a>`).join(" ")}`)),
+      "/docs/moved.html": (res) => res.writeHead(301, { location: "/docs/new.html" }).end(),
+      "/docs/new.html": (res) => html(res, page("New", "<p>The page that moved.</p>")),
+      "/docs/away.html": (res) => res.writeHead(302, { location: "/elsewhere.html" }).end(),
+      "/elsewhere.html": (res) => html(res, page("Elsewhere", "<p>Outside the folder.</p>")),
+      "/docs/secret.html": (res) => res.writeHead(302, { location: "/docs/private/s.html" }).end(),
+      "/docs/private/s.html": (res) => html(res, page("Private", "<p>Robots say no.</p>")),
+      "/docs/big.html": (res) => html(res, page("Big", `<p>${"word ".repeat(300_000)}</p>`)),
+      "/docs/png.html": (res) => res.writeHead(200, { "content-type": "image/png; x=text/html" }).end("not a page"),
+      "/docs/deep.html": (res) => html(res, page("Deep", `${"<div>a ".repeat(32_000)}`)),
+    });
+    const started = Date.now();
+    const found = [];
+    for await (const doc of crawl({ url: `${docs.root}/docs/`, retries: 2, maxBytes: 1024 * 1024 })) found.push(doc.url);
+    await docs.close();
+    expect(found.sort()).toEqual([`${docs.root}/docs/`, `${docs.root}/docs/moved.html`]);
+    for (const path of ["/elsewhere.html", "/docs/private/s.html"]) expect(docs.hits).not.toContain(path);
+    // Too large is not a failure to retry.
+    expect(docs.hits.filter((h) => h === "/docs/big.html")).toHaveLength(1);
+    // 32,000 unclosed divs are refused before the parser (which took 18 s over them) reads the page for links.
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("names where a start URL redirects to when it leaves the folder, and says when it redirects too often", async () => {
+    const docs = await server({
+      "/docs/": (res) => res.writeHead(302, { location: "/other/" }).end(),
+      "/loop/": (res) => res.writeHead(302, { location: "/loop/a" }).end(),
+      "/loop/a": (res) => res.writeHead(302, { location: "/loop/" }).end(),
+    });
+    const first = async (url: string) => {
+      for await (const _ of crawl({ url, retries: 0 })) break;
+    };
+    await expect(first(`${docs.root}/docs/`)).rejects.toThrow(`redirects to ${docs.root}/other/, outside ${docs.root}/docs/: add that URL instead`);
+    await expect(first(`${docs.root}/loop/`)).rejects.toThrow(/redirects more than 5 times/);
+    await docs.close();
+  });
+
   it("leaves out a page whose body never ends or drips, and a gzip bomb, within the size and time limits", async () => {
     const bomb = zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024, 32));
     const docs = await server({

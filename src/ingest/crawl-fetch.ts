@@ -17,6 +17,8 @@ export interface Fetched {
   headers: Headers;
   /** The body, read when the answer is a 2xx and `read` asked for it. */
   body: Buffer | null;
+  /** A redirect not followed: where it led (outside what `follows` accepts, or past the hop limit). */
+  refused?: string;
 }
 
 /** A body over `maxBytes`: not retried. */
@@ -38,7 +40,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function crawlFetch(
   url: string,
   o: CrawlFetchOptions,
-  { headers = {}, follows, read = true }: { headers?: Record<string, string>; follows: (url: string) => boolean; read?: boolean },
+  {
+    headers = {},
+    follows,
+    read = true,
+    accepts = () => true,
+  }: { headers?: Record<string, string>; follows: (url: string) => boolean; read?: boolean; accepts?: (headers: Headers) => boolean },
 ): Promise<Fetched> {
   for (let attempt = 0; ; attempt++) {
     o.signal?.throwIfAborted();
@@ -52,7 +59,7 @@ export async function crawlFetch(
         if (!location) break;
         await response.body?.cancel();
         const next = new URL(location, at).toString();
-        if (hops >= MAX_REDIRECTS || !follows(next)) return { status: response.status, url: at, headers: response.headers, body: null };
+        if (hops >= MAX_REDIRECTS || !follows(next)) return { status: response.status, url: at, headers: response.headers, body: null, refused: next };
         at = next;
       }
       if ((response.status === 429 || response.status >= 500) && attempt < o.retries) {
@@ -60,7 +67,7 @@ export async function crawlFetch(
         await sleep(200 * 2 ** attempt);
         continue;
       }
-      const body = read && response.ok ? await readBounded(response, o.maxBytes) : null;
+      const body = read && response.ok && accepts(response.headers) ? await readBounded(response, o.maxBytes) : null;
       if (!body) await response.body?.cancel();
       return { status: response.status, url: at, headers: response.headers, body };
     } catch (error) {

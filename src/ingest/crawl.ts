@@ -4,6 +4,7 @@ import type { PageValidator } from "../core/source-sync.ts";
 import { type CrawlFetchOptions, crawlFetch, USER_AGENT } from "./crawl-fetch.ts";
 import { normaliseBaseUrl } from "./ingest-documents.ts";
 import { isContentPath, type SourceDocument } from "./list-documents.ts";
+import { checkNesting } from "./nesting-limit.ts";
 import { parseRobots, type RobotsRules } from "./robots.ts";
 
 export interface CrawlOptions {
@@ -90,27 +91,34 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
   const concurrency = options.concurrency ?? 4;
   const inScope = (url: string) => url.startsWith(scope);
   const relPath = (url: string) => decoded(url.slice(scope.length)) || "index.html";
-  // The site's own origin: robots.txt and sitemaps are read from it only, and redirects never leave it.
-  const origin = new URL(scope).origin;
-  const sameOrigin = (url: string) => new URL(url).origin === origin;
+  // The site: its host with or without `www.`, over http or https. robots.txt and sitemaps are read from it
+  // only, and their redirects never leave it (apex → www and http → https are the usual ones).
+  const siteOf = (url: string) => {
+    const u = new URL(url);
+    return `${u.hostname.replace(/^www\./, "")}:${u.port}`;
+  };
+  const sameSite = (url: string, of = scope) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol) && siteOf(url) === siteOf(of);
+  // A page of an http site that now redirects to https is the same page.
+  const scoped = (url: string) => inScope(url) || (scope.startsWith("http:") && url.startsWith("https:") && inScope(url.replace(/^https:/, "http:")));
 
   let start: Awaited<ReturnType<typeof crawlFetch>>;
   try {
     // Conditional too: an unchanged start page answers 304 and is not downloaded just to see that the site is up.
     const headers = conditionalHeaders(validators.get(normalise(options.url)));
-    start = await crawlFetch(options.url, o, { headers, follows: (url) => inScope(normalise(url)), read: false });
+    start = await crawlFetch(options.url, o, { headers, follows: (url) => scoped(normalise(url)), read: false });
   } catch (error) {
     options.signal?.throwIfAborted();
     throw badRequest(`Could not reach ${options.url}: ${(error as Error).message}`, "url", "unreachable_url");
   }
-  const moved = start.status >= 300 && start.status < 400 && start.status !== 304 ? start.headers.get("location") : null;
-  if (moved) throw badRequest(`${options.url} redirects to ${new URL(moved, start.url)}, outside ${scope}: add that URL instead.`, "url", "unreachable_url");
+  const moved = start.refused;
+  if (moved && scoped(normalise(moved))) throw badRequest(`${options.url} redirects more than 5 times.`, "url", "unreachable_url");
+  if (moved) throw badRequest(`${options.url} redirects to ${moved}, outside ${scope}: add that URL instead.`, "url", "unreachable_url");
   if (!(start.status >= 200 && start.status < 300) && start.status !== 304)
     throw badRequest(`${options.url} answered HTTP ${start.status}.`, "url", "unreachable_url");
 
   const robotsUrl = new URL("/robots.txt", scope).toString();
   let robots: RobotsRules = parseRobots(robotsUrl, "", USER_AGENT);
-  const robotsText = await crawlFetch(robotsUrl, o, { follows: sameOrigin }).catch(() => null);
+  const robotsText = await crawlFetch(robotsUrl, o, { follows: (url) => sameSite(url) }).catch(() => null);
   if (robotsText?.body) robots = parseRobots(robotsUrl, robotsText.body.toString("utf8"), USER_AGENT);
   const allowed = (url: string) => inScope(url) && robots.allowed(url) && isContentPath(relPath(url));
 
@@ -129,21 +137,25 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
       queue.push(s);
     }
   };
-  /** A sitemap's text, when it is on the site's own origin and answers. */
-  const sitemap = async (url: string) => {
-    if (!URL.canParse(url) || !sameOrigin(url)) return null;
-    return (await crawlFetch(url, o, { follows: sameOrigin }).catch(() => null))?.body?.toString("utf8") ?? null;
+  /**
+   * A sitemap's text, when it is on `site` and answers: the site's own, or the site of a sitemap the
+   * operator named with --sitemap (its entries are still only crawled inside the start folder).
+   */
+  const sitemap = async (url: string, site: string) => {
+    if (!sameSite(url, site)) return null;
+    return (await crawlFetch(url, o, { follows: (to) => sameSite(to, site) }).catch(() => null))?.body?.toString("utf8") ?? null;
   };
-  const sitemapUrls = options.sitemap ? [options.sitemap] : [...robots.sitemaps, new URL("sitemap.xml", scope).toString()];
+  const sitemapUrls = options.sitemap ? [options.sitemap] : [...robots.sitemaps, new URL("sitemap.xml", scope).toString()].slice(0, MAX_CHILD_SITEMAPS);
   for (const sitemapUrl of sitemapUrls) {
-    const xml = await sitemap(sitemapUrl);
+    const site = options.sitemap ?? scope;
+    const xml = await sitemap(sitemapUrl, site);
     if (xml === null) continue;
     const entries = locs(xml);
-    const nested = /<sitemapindex/.test(xml) ? entries : [];
+    const nested = /<sitemapindex/.test(xml) ? entries.filter((child) => sameSite(child, site)) : [];
     for (const child of nested.slice(0, MAX_CHILD_SITEMAPS)) {
       if (seen.size >= maxPages) break;
       options.signal?.throwIfAborted();
-      for (const loc of locs((await sitemap(child)) ?? "")) enqueue(loc);
+      for (const loc of locs((await sitemap(child, site)) ?? "")) enqueue(loc);
     }
     if (!nested.length) for (const loc of entries) enqueue(loc);
     if (seen.size > 0) break;
@@ -163,7 +175,12 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
   const visit = async (url: string) => {
     try {
       const known = validators.get(url);
-      const response = await crawlFetch(url, o, { headers: conditionalHeaders(known), follows: (to) => allowed(normalise(to)) });
+      const response = await crawlFetch(url, o, {
+        headers: conditionalHeaders(known),
+        follows: (to) => scoped(normalise(to)) && allowed(normalise(to).replace(/^https:/, scope.slice(0, scope.indexOf(":") + 1))),
+        // A PDF or an image in the folder is not downloaded to be dropped.
+        accepts: (headers) => PAGE_TYPES.has(mediaType(headers)),
+      });
       if (response.status === 304 && known) {
         if (followLinks) for (const link of known.links ?? []) enqueue(link);
         ready.push({
@@ -181,7 +198,10 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
       const finalUrl = response.url;
       const found = new Set<string>();
       if (followLinks && /html/.test(type)) {
-        for (const a of parse(bytes.toString("utf8")).querySelectorAll("a[href]")) {
+        const html = bytes.toString("utf8");
+        // Nested past any documentation, the parser would hold the event loop for seconds: the page is left out.
+        checkNesting(html, false);
+        for (const a of parse(html).querySelectorAll("a[href]")) {
           try {
             const link = normalise(new URL(a.getAttribute("href")!, finalUrl).toString());
             if (allowed(link)) found.add(link);
