@@ -50,7 +50,7 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
   app.use(rejectMalformedUrls);
 
   app.get("/healthz", (c) => c.json({ status: health() }, health() === "ok" ? 200 : 503));
-  app.get("/metrics", metricsRoute(services.metrics.registry, services.config.METRICS_TOKEN));
+  app.get("/metrics", metricsRoute(services.metrics.registry, services.config.METRICS_TOKEN, { host: services.config.HOST }));
 
   // Other origins, when CORS_ORIGINS allows them: before admission, so preflights need no key.
   const cors = corsFor(services.config.CORS_ORIGINS);

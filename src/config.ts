@@ -142,7 +142,7 @@ export const ConfigSchema = z.object({
     .transform((v) => (v ?? "info").toLowerCase())
     .pipe(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "must be fatal, error, warn, info, debug, trace or silent" })),
   LOG_QUESTIONS: flag(false),
-  /** When set, GET /metrics needs it as a Bearer token; unset, /metrics is open to whoever reaches HOST. */
+  /** When set, GET /metrics needs it as a Bearer token; unset, /metrics answers only this machine, and only on a loopback HOST. */
   /** How often the server re-syncs every source (seconds; sources add --refresh overrides per source); unset or off: only those with their own. */
   SYNC_INTERVAL: optionalString.transform((v, ctx) => {
     if (v === undefined) return 0;

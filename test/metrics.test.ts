@@ -26,6 +26,10 @@ describe("GET /metrics without METRICS_TOKEN", () => {
       expect(response.status).toBe(403);
       expect(((await response.json()) as any).error).toMatchObject({ code: "metrics_local_only", type: "invalid_request_error" });
     }
+    // Listening beyond this machine, a proxy on it could pass anyone on unmarked: only a token opens it.
+    const open = new Hono().get("/metrics", metricsRoute(registry, undefined, { host: "0.0.0.0" }));
+    open.onError((error) => errorResponse(toDocentError(error)));
+    expect((await open.request("/metrics", {}, { incoming: { socket: { remoteAddress: "127.0.0.1" } } })).status).toBe(403);
     // With a token, the token decides, wherever the caller is.
     const withToken = new Hono().get("/metrics", metricsRoute(registry, TOKEN));
     const remote = await withToken.request(

@@ -20,15 +20,18 @@ const isLoopback = (address: string | undefined) => !!address && /^(127\.|::1$|:
  * may: the metrics name every knowledge source, which a key limited to some
  * sources must not learn, and a server on 0.0.0.0 would tell anyone.
  */
-export function metricsRoute(registry: Registry, token: string | undefined): Handler {
+export function metricsRoute(registry: Registry, token: string | undefined, { host = "127.0.0.1" }: { host?: string } = {}): Handler {
+  // Listening beyond this machine, a proxy on it may pass anyone on without saying so (a bare nginx
+  // proxy_pass, a TCP forwarder): then only the token opens the metrics.
+  const localOnly = isLoopback(host) || host === "localhost";
   return async (c) => {
     // A request a proxy on this machine passed on is not this machine's: proxies say so in these headers.
     const forwarded = ["forwarded", "x-forwarded-for", "x-real-ip"].some((name) => c.req.header(name) !== undefined);
     const remote = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
-    if (!token && (forwarded || !isLoopback(remote))) {
+    if (!token && (!localOnly || forwarded || !isLoopback(remote))) {
       throw new DocentError(
         "FORBIDDEN",
-        "Without METRICS_TOKEN the metrics are served to this machine only; set METRICS_TOKEN to scrape them from elsewhere.",
+        "Without METRICS_TOKEN the metrics are served only on a loopback HOST, to this machine; set METRICS_TOKEN to scrape them.",
         {
           reason: "metrics_local_only",
         },

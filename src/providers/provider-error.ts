@@ -95,6 +95,7 @@ export function publicDetail(message: string): string {
     .slice(0, 2000)
     .replace(/\n\s+at\s[\s\S]*$/, "")
     .replace(/\b(bearer|basic)\s+\S+/gi, "$1 [redacted]")
+    .replace(/\/\/[^\s/@]+@/g, "//[redacted]@")
     .replace(/\b(?:sk|pk|rk|ak|key|api[-_]?key|token|secret)[-_][\w-]{6,}/gi, "[redacted]")
     .replace(/[A-Za-z0-9+/_=-]{32,}/g, "[redacted]")
     .replace(/(?:[A-Za-z]:)?(?:[\\/][\w.@-]+){2,}(?::\d+){0,2}/g, "[path]")
