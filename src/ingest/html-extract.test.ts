@@ -50,6 +50,9 @@ describe("extractHtml", () => {
     const page = extractHtml(html);
     expect(page.sections[0]!.text).toBe("For example, `[1,2] == (1,2)` is false; run `q` or see `sorted()` and y.");
     expect(page.sections[0]!.links?.map((l) => l.href)).toEqual(["x.html", "y.html"]);
+    // Code holding blocks keeps its lines apart.
+    const blocks = extractHtml("<html><body><main><p>Run:</p><code><div>a()</div><div>b()</div></code></main></body></html>");
+    expect(blocks.sections[0]!.text).toMatch(/a\(\)\s*\n\s*b\(\)/);
   });
 
   it("reads pathological pages in linear time: 32,000 list items or code blocks", () => {

@@ -148,8 +148,9 @@ export function extractHtml(html: string): ExtractedPage {
     }
     if (INLINE_CODE.has(tag)) {
       const code = el.text.replace(/\s+/g, " ").trim();
-      // One that holds a backtick or a line break is left as text (a span cannot hold it simply), one holding a link walked for it.
-      if (code && !/[`\n]/.test(el.text) && !el.querySelector("a")) {
+      // One that holds a backtick or a line break is left as text (a span cannot hold it simply), one holding a link
+      // or blocks walked for them (its lines stay lines).
+      if (code && !/[`\n]/.test(el.text) && !el.querySelector("a, div, p, br, pre, li, table")) {
         current.text += `\`${code}\``;
         return;
       }

@@ -250,6 +250,10 @@ describe("splitSentences", () => {
       "Use `os.path.join()`.",
       "Done.",
     ]);
+    expect(splitSentences("A lone ` backtick opens nothing. The next sentence is its own.")).toEqual([
+      "A lone ` backtick opens nothing.",
+      "The next sentence is its own.",
+    ]);
   });
 });
 

@@ -10,8 +10,9 @@ export function splitSentences(text: string): string[] {
     for (const match of flat.matchAll(/[.!?]["')\]]?\s+/g)) {
       const end = match.index + match[0].trimEnd().length;
       if (ABBREVIATION.test(flat.slice(start, end))) continue;
-      // Within a code span (`WITH ( ... )`), an odd number of backtick runs before it: no sentence ends there.
-      if ((flat.slice(start, end).match(/`+/g)?.length ?? 0) % 2 === 1) continue;
+      // Within a code span (`WITH ( ... )`): an odd number of backtick runs before it, and one after that closes
+      // it. A lone backtick (``quotes'' of old) opens no span and stops no split.
+      if ((flat.slice(start, end).match(/`+/g)?.length ?? 0) % 2 === 1 && flat.indexOf("`", end) >= 0) continue;
       const sentence = flat.slice(start, end).trim();
       if (sentence) out.push(sentence);
       start = match.index + match[0].length;
