@@ -5,7 +5,7 @@
  * micromark took 32 s over a list nested 1,000 deep and overflowed on a
  * blockquote 4,000 deep. No documentation nests like that (the deepest of the
  * 3,862 pages of the eval sources, this repository's docs and node_modules:
- * tags 123 levels, counting an MDX page's `<T>` generics, and lines 30), so
+ * tags 102 levels, counting a Markdown page's `<T>` generics, and lines 30), so
  * such a page is refused (its source skips it) rather than parsed on the
  * server's event loop. At the limits, parsing takes about 0.2 s.
  */
