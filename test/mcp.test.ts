@@ -237,24 +237,38 @@ describe("MCP at /mcp", () => {
     expect((await rpc(server, { authorization: `Bearer ${server.key}`, origin: "http://localhost:5173" })).status).toBe(200);
   });
 
+  /** One page ingested as a source of its own: its URL and its stored text. */
+  async function ingestPage(name: string, file: string, content: string) {
+    const dir = tempDir("docent-mcp-page-");
+    fs.writeFileSync(path.join(dir, file), content);
+    const baseUrl = `https://${name.toLowerCase()}.example/`;
+    const { source } = await ingestDocuments(server.services, { name, baseUrl, description: "A long page.", origin: dir, documents: listDocuments(dir) });
+    fs.rmSync(dir, { recursive: true, force: true });
+    const [url] = [...(await server.services.writer.pageHashes(source.id)).keys()];
+    return { url: url!, whole: await server.services.resources.getPage(url!, null) };
+  }
+
+  /** get_page from `url` on, following next_url (at most 10 calls): each piece within MAX_PAGE_CHARS. */
+  async function readInPieces(url: string) {
+    const pieces: Array<{ asked: string; result: ToolResult }> = [];
+    let next: string | null = url;
+    for (let calls = 0; next && calls < 10; calls++) {
+      const result: ToolResult = await call(client, "get_page", { url: next });
+      expect(result.structuredContent.sections.map((s: { text: string }) => s.text).join("").length).toBeLessThanOrEqual(MAX_PAGE_CHARS);
+      pieces.push({ asked: next, result });
+      next = result.structuredContent.next_url;
+    }
+    expect(next).toBeNull();
+    return pieces;
+  }
+
   it("get_page reads a long page in pieces, in page order, each call moving on", async () => {
-    const dir = tempDir("docent-mcp-long-");
     // Every third section is long enough to be split into three passages under one anchor.
     const sections = Array.from(
       { length: 24 },
       (_, i) => `## Lock mode ${i + 1}\n\n${`Lock mode ${i + 1} guards table rows against writers in this particular way. `.repeat(i % 3 === 0 ? 90 : 32)}`,
     );
-    fs.writeFileSync(path.join(dir, "locking.md"), `# Locking guide\n\n${sections.join("\n\n")}\n`);
-    const { source } = await ingestDocuments(server.services, {
-      name: "Locking",
-      baseUrl: "https://locks.example/",
-      description: "A long page.",
-      origin: dir,
-      documents: listDocuments(dir),
-    });
-    fs.rmSync(dir, { recursive: true, force: true });
-    const [url] = [...(await server.services.writer.pageHashes(source.id)).keys()];
-    const whole = await server.services.resources.getPage(url!, null);
+    const { url, whole } = await ingestPage("Locking", "locking.md", `# Locking guide\n\n${sections.join("\n\n")}\n`);
     expect(whole.sections.map((s) => s.text).join("").length).toBeGreaterThan(MAX_PAGE_CHARS);
 
     expect(new Set(whole.sections.map((s) => s.url)).size).toBeLessThan(whole.sections.length);
@@ -264,50 +278,25 @@ describe("MCP at /mcp", () => {
     expect(fromMiddle[0].text).toBe(whole.sections.find((s) => s.url === middle)!.text);
 
     const read: Array<{ url: string; text: string }> = [];
-    let next: string | null = url!;
-    for (let calls = 0; next && calls < 10; calls++) {
-      const result: ToolResult = await call(client, "get_page", { url: next });
+    for (const { asked, result } of await readInPieces(url)) {
       const piece = result.structuredContent;
-      expect(piece.sections.map((s: { text: string }) => s.text).join("").length).toBeLessThanOrEqual(MAX_PAGE_CHARS);
-      if (next !== url) expect(piece.sections[0].url).toBe(next);
+      if (asked !== url) expect(piece.sections[0].url).toBe(asked);
       if (piece.next_url) expect(textOf(result)).toContain(`[The page continues: get_page with ${piece.next_url} reads on.]`);
       read.push(...piece.sections);
-      next = piece.next_url;
     }
-    expect(next).toBeNull();
     expect(read).toEqual(whole.sections.map(({ url, text }) => ({ url, text, section: expect.any(String) })));
   });
 
   it("get_page reads a long page without section anchors in pieces too", async () => {
-    const dir = tempDir("docent-mcp-flat-");
     // HTML headings without ids: every passage has the page's own URL.
     const body = Array.from(
       { length: 60 },
       (_, i) => `<h2>Part ${i + 1}</h2><p>${`Part ${i + 1} describes one more step of the install. `.repeat(40)}</p>`,
     ).join("");
-    fs.writeFileSync(path.join(dir, "flat.html"), `<html><head><title>Flat</title></head><body><main><h1>Flat</h1>${body}</main></body></html>`);
-    const { source } = await ingestDocuments(server.services, {
-      name: "Flat",
-      baseUrl: "https://flat.example/",
-      description: "No anchors.",
-      origin: dir,
-      documents: listDocuments(dir),
-    });
-    fs.rmSync(dir, { recursive: true, force: true });
-    const [url] = [...(await server.services.writer.pageHashes(source.id)).keys()];
-    const whole = await server.services.resources.getPage(url!, null);
+    const { url, whole } = await ingestPage("Flat", "flat.html", `<html><head><title>Flat</title></head><body><main><h1>Flat</h1>${body}</main></body></html>`);
     expect(new Set(whole.sections.map((s) => s.url))).toEqual(new Set([url]));
     expect(whole.sections.map((s) => s.text).join("").length).toBeGreaterThan(2 * MAX_PAGE_CHARS);
-
-    const read: string[] = [];
-    let next: string | null = url!;
-    for (let calls = 0; next && calls < 10; calls++) {
-      const piece: ToolResult["structuredContent"] = (await call(client, "get_page", { url: next })).structuredContent;
-      expect(piece.sections.map((s: { text: string }) => s.text).join("").length).toBeLessThanOrEqual(MAX_PAGE_CHARS);
-      read.push(...piece.sections.map((s: { text: string }) => s.text));
-      next = piece.next_url;
-    }
-    expect(next).toBeNull();
+    const read = (await readInPieces(url)).flatMap(({ result }) => result.structuredContent.sections.map((s: { text: string }) => s.text));
     expect(read).toEqual(whole.sections.map((s) => s.text));
   });
 });

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { Handler } from "hono";
+import type { Context, Handler } from "hono";
 import type { Registry } from "prom-client";
 import { DocentError } from "../core/errors.ts";
 
@@ -13,6 +13,12 @@ export function sameSecret(presented: string, expected: string): boolean {
 /** Loopback: this machine (127.0.0.0/8, ::1, and IPv4 loopback written as IPv6). */
 const isLoopback = (address: string | undefined) => !!address && /^(127\.|::1$|::ffff:127\.)/.test(address);
 
+/** A request from a loopback address that no proxy passed on (proxies on this machine say so in these headers). */
+function fromThisMachine(c: Context): boolean {
+  if (["forwarded", "x-forwarded-for", "x-real-ip"].some((name) => c.req.header(name) !== undefined)) return false;
+  return isLoopback((c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress);
+}
+
 /**
  * GET /metrics: the registry in Prometheus' text format. With a token, only
  * `Authorization: Bearer <token>` may read it (Prometheus' `authorization`
@@ -25,10 +31,7 @@ export function metricsRoute(registry: Registry, token: string | undefined, { ho
   // proxy_pass, a TCP forwarder): then only the token opens the metrics.
   const localOnly = isLoopback(host) || host === "localhost";
   return async (c) => {
-    // A request a proxy on this machine passed on is not this machine's: proxies say so in these headers.
-    const forwarded = ["forwarded", "x-forwarded-for", "x-real-ip"].some((name) => c.req.header(name) !== undefined);
-    const remote = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
-    if (!token && (!localOnly || forwarded || !isLoopback(remote))) {
+    if (!token && (!localOnly || !fromThisMachine(c))) {
       throw new DocentError(
         "FORBIDDEN",
         "Without METRICS_TOKEN the metrics are served only on a loopback HOST, to this machine; set METRICS_TOKEN to scrape them.",

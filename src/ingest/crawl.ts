@@ -98,8 +98,9 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
     return `${u.hostname.replace(/^www\./, "")}:${u.port}`;
   };
   const sameSite = (url: string, of = scope) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol) && siteOf(url) === siteOf(of);
-  // A page of an http site that now redirects to https is the same page.
-  const scoped = (url: string) => inScope(url) || (scope.startsWith("http:") && url.startsWith("https:") && inScope(url.replace(/^https:/, "http:")));
+  // A page of an http site that now redirects to https is the same page: read as the http URL it replaces.
+  const asScoped = (url: string) => (scope.startsWith("http:") ? url.replace(/^https:/, "http:") : url);
+  const scoped = (url: string) => inScope(asScoped(url));
 
   let start: Awaited<ReturnType<typeof crawlFetch>>;
   try {
@@ -146,8 +147,8 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
     return (await crawlFetch(url, o, { follows: (to) => sameSite(to, site) }).catch(() => null))?.body?.toString("utf8") ?? null;
   };
   const sitemapUrls = options.sitemap ? [options.sitemap] : [...robots.sitemaps, new URL("sitemap.xml", scope).toString()].slice(0, MAX_CHILD_SITEMAPS);
+  const site = options.sitemap ?? scope;
   for (const sitemapUrl of sitemapUrls) {
-    const site = options.sitemap ?? scope;
     const xml = await sitemap(sitemapUrl, site);
     if (xml === null) continue;
     const entries = locs(xml);
@@ -177,7 +178,7 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
       const known = validators.get(url);
       const response = await crawlFetch(url, o, {
         headers: conditionalHeaders(known),
-        follows: (to) => scoped(normalise(to)) && allowed(normalise(to).replace(/^https:/, scope.slice(0, scope.indexOf(":") + 1))),
+        follows: (to) => allowed(asScoped(normalise(to))),
         // A PDF or an image in the folder is not downloaded to be dropped.
         accepts: (headers) => PAGE_TYPES.has(mediaType(headers)),
       });
@@ -192,9 +193,10 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
         });
         return;
       }
-      const type = mediaType(response.headers);
+      // No body: not a 2xx, not a page type (see `accepts`), or a redirect not followed.
       const bytes = response.body;
-      if (!bytes || !PAGE_TYPES.has(type)) return;
+      if (!bytes) return;
+      const type = mediaType(response.headers);
       const finalUrl = response.url;
       const found = new Set<string>();
       if (followLinks && /html/.test(type)) {

@@ -33,7 +33,7 @@ const isNameChar = (c: number) => isNameStart(c) || (c >= 48 && c <= 57) || c ==
  * `>`. One pass, each character read once (a regular expression over
  * `<` + letters without `>` was quadratic).
  */
-export function tagDepth(text: string): number {
+function tagDepth(text: string): number {
   const stack: string[] = [];
   const open = new Map<string, number>();
   let deepest = 0;
@@ -92,7 +92,7 @@ export function tagDepth(text: string): number {
 export const MAX_MARKDOWN_DEPTH_MASS = 40_000;
 
 /** The deepest a Markdown line nests (its `>` markers, list markers and indentation, two columns a level), and the page's depth mass. */
-export function markdownNesting(text: string): { deepest: number; mass: number } {
+function markdownNesting(text: string): { deepest: number; mass: number } {
   let deepest = 0;
   let mass = 0;
   for (const [lead] of text.matchAll(/^(?:[ \t]|>|[-*+][ \t]|\d{1,9}[.)][ \t])*/gm)) {
@@ -109,8 +109,6 @@ export function markdownNesting(text: string): { deepest: number; mass: number }
   }
   return { deepest, mass };
 }
-
-export const markdownDepth = (text: string) => markdownNesting(text).deepest;
 
 /** Markdown without its code (fenced blocks, line by line, and code spans), where `Array<string>` is no tag. */
 function withoutCode(markdown: string): string {
@@ -131,8 +129,9 @@ function withoutCode(markdown: string): string {
   return kept.join("\n");
 }
 
-export class NestedTooDeep extends Error {}
+class NestedTooDeep extends Error {}
 
+/** Throws when a page nests past the limits above (its source then skips it). */
 export function checkNesting(text: string, markdown: boolean) {
   const tags = tagDepth(markdown ? withoutCode(text) : text);
   if (tags > MAX_NESTING) throw new NestedTooDeep(`The page nests its tags ${tags} levels deep (at most ${MAX_NESTING}).`);

@@ -3,7 +3,7 @@ import { contentTerms, type TextAnalyzer } from "../../core/text-analyzer.ts";
 import { englishAnalyzer } from "../../text/english-analyzer.ts";
 import { lruMemo } from "../lru-memo.ts";
 import { type Block, itemText, listItems, passageBlocks } from "./passage-blocks.ts";
-import { splitSentences } from "./sentences.ts";
+import { opensCodeSpan, splitSentences } from "./sentences.ts";
 
 export interface ExtractiveOptions {
   maxSentences?: number;
@@ -129,7 +129,7 @@ const withoutNoteNumbers = (text: string) =>
  * paragraph, where that backtick would pair with the next sentence's and make
  * code of the text and citation markers between them.
  */
-const balancedCode = (text: string) => ((text.match(/`+/g)?.length ?? 0) % 2 === 1 ? text.replaceAll("`", "") : text);
+const balancedCode = (text: string) => (opensCodeSpan(text) ? text.replaceAll("`", "") : text);
 
 const same = (a: string, b: string) => a.replace(/\s+/g, " ").toLowerCase() === b.replace(/\s+/g, " ").toLowerCase();
 

@@ -1,5 +1,8 @@
 const ABBREVIATION = /(?:^|\s)(?:e\.g|i\.e|etc|vs|cf|approx|fig|no|see|ex|mr|mrs|dr|st|[a-z])\.$/i;
 
+/** Whether a text leaves a code span open: an odd number of backtick runs. */
+export const opensCodeSpan = (text: string) => (text.match(/`+/g)?.length ?? 0) % 2 === 1;
+
 /** Splits passage text into sentences; list items and paragraphs always end one. */
 export function splitSentences(text: string): string[] {
   const out: string[] = [];
@@ -12,7 +15,7 @@ export function splitSentences(text: string): string[] {
       if (ABBREVIATION.test(flat.slice(start, end))) continue;
       // Within a code span (`WITH ( ... )`): an odd number of backtick runs before it, and one after that closes
       // it. A lone backtick (``quotes'' of old) opens no span and stops no split.
-      if ((flat.slice(start, end).match(/`+/g)?.length ?? 0) % 2 === 1 && flat.indexOf("`", end) >= 0) continue;
+      if (opensCodeSpan(flat.slice(start, end)) && flat.indexOf("`", end) >= 0) continue;
       const sentence = flat.slice(start, end).trim();
       if (sentence) out.push(sentence);
       start = match.index + match[0].length;
