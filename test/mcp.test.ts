@@ -298,6 +298,11 @@ describe("MCP at /mcp", () => {
     expect(whole.sections.map((s) => s.text).join("").length).toBeGreaterThan(2 * MAX_PAGE_CHARS);
     const read = (await readInPieces(url)).flatMap(({ result }) => result.structuredContent.sections.map((s: { text: string }) => s.text));
     expect(read).toEqual(whole.sections.map((s) => s.text));
+    // A part number past the page reads its last passage; one that is no number is no part.
+    const past = (await call(client, "get_page", { url: `${url}#docent-part=999999` })).structuredContent;
+    expect(past).toMatchObject({ next_url: null, sections: [{ text: whole.sections.at(-1)!.text }] });
+    const odd = (await call(client, "get_page", { url: `${url}#docent-part=-1` })).structuredContent;
+    expect(odd.sections[0].text).toBe(whole.sections[0]!.text);
   });
 });
 
