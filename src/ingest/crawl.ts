@@ -1,10 +1,9 @@
-import { parse } from "node-html-parser";
 import { badRequest } from "../core/errors.ts";
 import type { PageValidator } from "../core/source-sync.ts";
 import { type CrawlFetchOptions, crawlFetch, USER_AGENT } from "./crawl-fetch.ts";
 import { normaliseBaseUrl } from "./ingest-documents.ts";
 import { isContentPath, type SourceDocument } from "./list-documents.ts";
-import { checkNesting } from "./nesting-limit.ts";
+import { type PageParser, sharedPageParser } from "./page-parser.ts";
 import { parseRobots, type RobotsRules } from "./robots.ts";
 
 export interface CrawlOptions {
@@ -26,6 +25,8 @@ export interface CrawlOptions {
   validators?: ReadonlyMap<string, PageValidator>;
   /** Stamped on the validators of pages downloaded now (see PageValidator.basis). */
   basis?: string;
+  /** Reads pages' links (default: the process's parser thread). */
+  parser?: PageParser;
   /** Stops the crawl: requests in flight are aborted and the iteration throws. */
   signal?: AbortSignal;
 }
@@ -89,6 +90,7 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
   };
   const maxPages = options.maxPages ?? 5000;
   const concurrency = options.concurrency ?? 4;
+  const parser = options.parser ?? sharedPageParser();
   const inScope = (url: string) => url.startsWith(scope);
   const relPath = (url: string) => decoded(url.slice(scope.length)) || "index.html";
   // The site: its host with or without `www.`, over http or https. robots.txt and sitemaps are read from it
@@ -200,12 +202,12 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
       const finalUrl = response.url;
       const found = new Set<string>();
       if (followLinks && /html/.test(type)) {
-        const html = bytes.toString("utf8");
-        // Nested past any documentation, the parser would hold the event loop for seconds: the page is left out.
-        checkNesting(html, false);
-        for (const a of parse(html).querySelectorAll("a[href]")) {
+        // Parsed on the page parser's thread: a page it cannot read within its limits is left out.
+        const hrefs = await parser.pageHrefs(bytes.toString("utf8"));
+        if (!hrefs) return;
+        for (const href of hrefs) {
           try {
-            const link = normalise(new URL(a.getAttribute("href")!, finalUrl).toString());
+            const link = normalise(new URL(href, finalUrl).toString());
             if (allowed(link)) found.add(link);
           } catch {
             // not a URL

@@ -4,12 +4,10 @@ import { badRequest } from "../core/errors.ts";
 import type { IndexWriter, PageChunks } from "../core/retriever.ts";
 import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
 import type { PageCounts } from "../core/source-sync.ts";
-import { chunkPage } from "./chunk-sections.ts";
 import { dropDuplicates } from "./drop-duplicates.ts";
-import { extractHtml } from "./html-extract.ts";
 import type { SourceDocument } from "./list-documents.ts";
-import { extractMarkdown } from "./markdown-extract.ts";
-import { checkNesting } from "./nesting-limit.ts";
+import { type PageParser, sharedPageParser } from "./page-parser.ts";
+import type { ParseResult } from "./parse-page.ts";
 
 export { dropDuplicates };
 
@@ -64,40 +62,15 @@ export const contentHash = (bytes: Buffer, baseUrl: string) =>
 /** What a page is indexed as besides its bytes: a page its server says is unchanged is kept only on the same basis. */
 export const extractionBasis = (baseUrl: string) => `docent-extraction-${EXTRACTION_VERSION} ${normaliseBaseUrl(baseUrl)}`;
 
-type ReadResult = { page: PageChunks } | { skipped: "unreadable" | "not-content" };
-
-/** Extracts and chunks one document's bytes. */
-export function parsePage(bytes: Buffer, doc: Pick<SourceDocument, "relPath" | "url">, sourceId: string, baseUrl: string): ReadResult {
-  if (bytes.subarray(0, 8192).includes(0)) return { skipped: "unreadable" };
-  const text = bytes.toString("utf8");
-  checkNesting(text, /\.(md|mdx|markdown)$/i.test(doc.relPath));
-  const page = /\.(md|mdx|markdown)$/i.test(doc.relPath) ? extractMarkdown(text, { mdx: /\.mdx$/i.test(doc.relPath) }) : extractHtml(text);
-  if (page.navigational) return { skipped: "not-content" };
-  if (!page.title) page.title = doc.relPath.replace(/\.[^.]+$/, "");
-  const url = pageUrl(doc, baseUrl);
-  const chunks = chunkPage(page, { sourceId, url, scope: baseUrl });
-  if (chunks.length === 0) return { skipped: "unreadable" };
-  return { page: { url, hash: contentHash(bytes, baseUrl), chunks } };
-}
-
-/** Reads, extracts and chunks one document. */
-export async function readPage(doc: SourceDocument, sourceId: string, baseUrl: string): Promise<ReadResult> {
+/** Reads, extracts and chunks one document, on the page parser's thread. */
+export async function readPage(doc: SourceDocument, sourceId: string, baseUrl: string): Promise<ParseResult> {
   let bytes: Buffer;
   try {
     bytes = await doc.read();
   } catch {
     return { skipped: "unreadable" };
   }
-  return parseOrSkip(bytes, doc, sourceId, baseUrl);
-}
-
-/** parsePage, with a page no parser can read (HTML nested 10,000 deep overflows the stack) skipped, not failing its whole source. */
-function parseOrSkip(...args: Parameters<typeof parsePage>): ReadResult {
-  try {
-    return parsePage(...args);
-  } catch {
-    return { skipped: "unreadable" };
-  }
+  return sharedPageParser().parsePage(bytes, doc, sourceId, baseUrl);
 }
 
 /**
@@ -107,8 +80,12 @@ function parseOrSkip(...args: Parameters<typeof parsePage>): ReadResult {
  * interrupted ingestion leaves the previous state serving. The same name
  * again is the same source (same id): ingestion is idempotent.
  */
-export async function ingestDocuments(deps: { catalog: SourceCatalog; writer: IndexWriter; embedder?: Embedder }, input: IngestInput): Promise<IngestResult> {
+export async function ingestDocuments(
+  deps: { catalog: SourceCatalog; writer: IndexWriter; embedder?: Embedder; parser?: PageParser },
+  input: IngestInput,
+): Promise<IngestResult> {
   const started = performance.now();
+  const parser = deps.parser ?? sharedPageParser();
   const name = input.name.trim();
   if (!name) throw badRequest("A knowledge source needs a name.", "name", "missing_name");
   const baseUrl = normaliseBaseUrl(input.baseUrl);
@@ -146,7 +123,7 @@ export async function ingestDocuments(deps: { catalog: SourceCatalog; writer: In
       counts.unchanged++;
       continue;
     }
-    const result = parseOrSkip(bytes, doc, id, baseUrl);
+    const result = await parser.parsePage(bytes, doc, id, baseUrl);
     if ("page" in result) {
       upsert.push(result.page);
       present.add(url);

@@ -1,0 +1,116 @@
+import { Worker } from "node:worker_threads";
+import type { ParseJob } from "./parse-jobs.ts";
+import type { ParseResult } from "./parse-page.ts";
+
+/**
+ * Parses pages on a thread of its own, one at a time, each within a time and
+ * memory limit. Pages come from websites and folders docent does not control,
+ * and parsers have slow cases nobody has found yet: on the server's thread one
+ * such page would stall every request during a scheduled sync. A page over a
+ * limit ends the thread (the only way to stop synchronous work) and is left
+ * out; the next page starts a new one.
+ */
+export interface PageParser {
+  parsePage(bytes: Buffer, doc: { relPath: string; url?: string }, sourceId: string, baseUrl: string): Promise<ParseResult>;
+  /** The href of every link on an HTML page, or null when the page cannot be parsed within the limits. */
+  pageHrefs(html: string): Promise<string[] | null>;
+  close(): Promise<void>;
+}
+
+export interface PageParserOptions {
+  /** Time one page may take (default 20 s; the largest eval page, 1.3 MB of PostgreSQL's manual, takes about 0.3 s). */
+  timeLimitMs?: number;
+  /** Heap the thread may use (default 1 GB; a 10 MB page, the crawler's largest, needs about 300 MB). */
+  memoryLimitMb?: number;
+}
+
+type Pending = { job: ParseJob; settle: (outcome: { result: unknown } | { failed: true }) => void; fail: (error: Error) => void };
+
+const workerUrl = new URL("./page-parse-worker.mjs", import.meta.url);
+
+export function createPageParser({ timeLimitMs = 20_000, memoryLimitMb = 1024 }: PageParserOptions = {}): PageParser {
+  const queue: Pending[] = [];
+  let worker: Worker | null = null;
+  let ready = false;
+  let current: Pending | null = null;
+  let timer: NodeJS.Timeout | undefined;
+
+  const finish = (outcome: { result: unknown } | { failed: true }) => {
+    clearTimeout(timer);
+    const done = current;
+    current = null;
+    done?.settle(outcome);
+    next();
+  };
+
+  const start = () => {
+    const started = new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb } });
+    worker = started;
+    ready = false;
+    started.on("message", (message: "ready" | { result: unknown } | { failed: true }) => {
+      if (started !== worker) return;
+      if (message === "ready") {
+        ready = true;
+        next();
+      } else finish(message);
+    });
+    started.on("error", () => {}); // its exit follows and says what matters
+    started.on("exit", () => {
+      if (started !== worker) return; // ended on purpose, already replaced
+      worker = null;
+      if (current) return finish({ failed: true }); // out of memory, or a crash, on this page
+      if (!ready) {
+        // It never started: a broken install, not a bad page. Say so rather than skip every page.
+        const error = new Error("The page parser's thread could not start.");
+        for (const pending of queue.splice(0)) pending.fail(error);
+      }
+    });
+  };
+
+  const next = () => {
+    if (current) return;
+    if (queue.length === 0) {
+      worker?.unref(); // an idle parser keeps no process alive
+      return;
+    }
+    if (!worker) return start();
+    worker.ref();
+    if (!ready) return;
+    current = queue.shift()!;
+    worker.postMessage(current.job);
+    timer = setTimeout(() => {
+      const stuck = worker;
+      worker = null;
+      void stuck?.terminate();
+      finish({ failed: true });
+    }, timeLimitMs);
+  };
+
+  const run = (job: ParseJob) =>
+    new Promise<{ result: unknown } | { failed: true }>((settle, fail) => {
+      queue.push({ job, settle, fail });
+      next();
+    });
+
+  return {
+    async parsePage(bytes, doc, sourceId, baseUrl) {
+      const outcome = await run({ kind: "page", bytes, doc: { relPath: doc.relPath, ...(doc.url && { url: doc.url }) }, sourceId, baseUrl });
+      return "result" in outcome ? (outcome.result as ParseResult) : { skipped: "unreadable" };
+    },
+    async pageHrefs(html) {
+      const outcome = await run({ kind: "hrefs", html });
+      return "result" in outcome ? (outcome.result as string[]) : null;
+    },
+    async close() {
+      const closing = worker;
+      worker = null;
+      for (const pending of queue.splice(0)) pending.settle({ failed: true });
+      if (current) finish({ failed: true });
+      await closing?.terminate();
+    },
+  };
+}
+
+let shared: PageParser | undefined;
+/** The process's parser: one thread, started with the first page and idle (unreferenced) between syncs. */
+export const sharedPageParser = () => (shared ??= createPageParser());
