@@ -153,6 +153,16 @@ export const ConfigSchema = z.object({
     }
     return seconds;
   }),
+  /** The longest one sync may run (seconds; off: no limit), so a slow site cannot hold the schedule. */
+  SYNC_TIME_LIMIT: optionalString.transform((v, ctx) => {
+    if (v === undefined) return 3600;
+    const seconds = parseInterval(v);
+    if (seconds === null) {
+      ctx.addIssue({ code: "custom", message: "must be a duration such as 30m, 1h or 6h (at most 365d), or off" });
+      return z.NEVER;
+    }
+    return seconds;
+  }),
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || (v.length >= 16 && /^\S+$/.test(v)), {
     error: "must be at least 16 characters with no spaces (e.g. openssl rand -hex 32)",
   }),

@@ -84,6 +84,7 @@ export async function startServer(
     deps: services,
     logger,
     defaultSeconds: config.SYNC_INTERVAL,
+    timeLimitMs: config.SYNC_TIME_LIMIT * 1000,
     holder: syncHolder(),
     onSync: (summary) => services.metrics.onSync(summary),
   });

@@ -85,6 +85,7 @@ async function syncOne(services: AppServices, source: SourceInfo, holder: string
     trigger: "manual",
     holder,
     documents: (conditional) => documentsOf(source.origin, conditional),
+    timeLimitMs: services.config.SYNC_TIME_LIMIT * 1000,
     onProgress: progress(`Syncing "${source.name}"`),
   });
 }
@@ -139,6 +140,7 @@ export async function sourcesCommand(
           holder: syncHolder(),
           documents: (conditional) =>
             url ? crawl({ url, sitemap: flags.sitemap, maxPages: maxPages ? Number(maxPages) : undefined, ...conditional }) : listDocuments(dir!),
+          timeLimitMs: services.config.SYNC_TIME_LIMIT * 1000,
           onProgress: progress(`${url ? "Crawling" : "Adding"} "${flags.name}"`),
         },
       );

@@ -7,6 +7,7 @@ import type { SourceCatalog } from "../core/source-catalog.ts";
 import type { PageValidator, PageValidatorStore, SyncLeases, SyncSummary } from "../core/source-sync.ts";
 import { extractionBasis, type IngestResult, ingestDocuments } from "../ingest/ingest-documents.ts";
 import type { SourceDocument } from "../ingest/list-documents.ts";
+import { formatInterval } from "./interval.ts";
 
 export interface SyncDeps {
   catalog: SourceCatalog;
@@ -71,6 +72,7 @@ export async function runSync(
     documents,
     signal,
     leaseMs = DEFAULT_LEASE_MS,
+    timeLimitMs = 0,
     onProgress,
   }: {
     trigger: SyncSummary["trigger"];
@@ -78,6 +80,8 @@ export async function runSync(
     documents: (conditional: Conditional) => SourceDocument[] | AsyncIterable<SourceDocument>;
     signal?: AbortSignal;
     leaseMs?: number;
+    /** SYNC_TIME_LIMIT: a sync running longer is stopped and recorded as failed, the source keeping what it had (0: none). */
+    timeLimitMs?: number;
     onProgress?: (done: number, total: number | null) => void;
   },
 ): Promise<SyncRun> {
@@ -90,6 +94,9 @@ export async function runSync(
   signal?.addEventListener("abort", stop, { once: true });
   const heartbeat = target.id ? setInterval(() => void renew(target.id!), leaseMs / 3) : undefined;
   heartbeat?.unref();
+  // One slow site (each answer just inside its own deadline) must not hold the schedule, and every other source's sync, for hours.
+  const deadline = timeLimitMs > 0 ? setTimeout(() => controller.abort(syncTimeLimitError(timeLimitMs)), timeLimitMs) : undefined;
+  deadline?.unref();
   async function renew(id: string) {
     // A lease lost (the database unreachable past its time to live) means someone else may sync now: stop.
     const kept = await deps.syncLeases.renew(id, holder, leaseMs).catch(() => false);
@@ -130,10 +137,20 @@ export async function runSync(
     return { summary, error };
   } finally {
     clearInterval(heartbeat);
+    clearTimeout(deadline);
     signal?.removeEventListener("abort", stop);
     if (target.id) await deps.syncLeases.release(target.id, holder).catch(() => {});
   }
 }
+
+const syncTimeLimitError = (ms: number) =>
+  new DocentError(
+    "GATEWAY_TIMEOUT",
+    `The sync was stopped after ${ms >= 1000 ? formatInterval(Math.round(ms / 1000)) : `${ms} ms`} (SYNC_TIME_LIMIT); the source keeps what it had.`,
+    {
+      reason: "sync_time_limit",
+    },
+  );
 
 /** The stored validators that still describe what is indexed (same basis, page still there). */
 async function usableValidators(deps: SyncDeps, id: string, basis: string): Promise<Map<string, PageValidator>> {

@@ -17,6 +17,8 @@ export interface SchedulerOptions {
   /** The longest wait between looks at the catalog, so sources added or changed elsewhere are noticed. */
   maxWaitMs?: number;
   leaseMs?: number;
+  /** SYNC_TIME_LIMIT in ms (0: none). */
+  timeLimitMs?: number;
 }
 
 /** How often a source is synced, in seconds; null: never. */
@@ -55,6 +57,7 @@ export function startSyncScheduler({
   now = Date.now,
   maxWaitMs = 60_000,
   leaseMs = DEFAULT_LEASE_MS,
+  timeLimitMs = 0,
 }: SchedulerOptions) {
   const controller = new AbortController();
   // In this process only: a source busy elsewhere, or whose attempt could not be recorded, is not retried at once.
@@ -71,6 +74,7 @@ export function startSyncScheduler({
         documents: (conditional) => documentsOf(source.origin, conditional),
         signal: controller.signal,
         leaseMs,
+        timeLimitMs,
       });
       const { summary } = run;
       onSync?.(summary, source);
