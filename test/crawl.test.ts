@@ -5,6 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isPublicAddress } from "../src/ingest/address-guard.ts";
 import { crawl } from "../src/ingest/crawl.ts";
 import { parseRobots } from "../src/ingest/robots.ts";
 import { tempDir } from "./support/test-server.ts";
@@ -62,6 +63,52 @@ describe("crawler", () => {
     base = await s.listen();
   });
   afterAll(() => new Promise<void>((r) => s.server.close(() => r())));
+
+  it("connects only to public addresses unless the site itself is internal: a name rebound to 127.0.0.1 mid-crawl is refused", async () => {
+    const port = new URL(base).port;
+    // Stands in for DNS: docs.example is public when the crawl starts (93.184.215.14), then resolves to this machine.
+    const resolved: string[] = [];
+    const rebinding = ((host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+      const address = resolved.push(host) === 1 ? "93.184.215.14" : "127.0.0.1";
+      options.all ? callback(null, [{ address, family: 4 }]) : callback(null, address, 4);
+    }) as unknown as NonNullable<Parameters<typeof crawl>[0]["lookup"]>;
+    const before = s.hits.length;
+    const refused = (async () => {
+      for await (const _ of crawl({ url: `http://docs.example:${port}/docs/`, lookup: rebinding, retries: 2 })) void _;
+    })();
+    await expect(refused).rejects.toThrow(
+      `Could not reach http://docs.example:${port}/docs/: docs.example resolves to 127.0.0.1, an internal address; the crawl started on a public one, so it does not go there.`,
+    );
+    expect(s.hits.length).toBe(before);
+    expect(resolved.length).toBe(2); // the start check and one connection: not retried
+
+    // A site that is internal from the start (an intranet, this machine) is the operator's choice: crawled through the same lookup.
+    const internal = ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
+      options.all ? callback(null, [{ address: "127.0.0.1", family: 4 }]) : callback(null, "127.0.0.1", 4)) as typeof rebinding;
+    const docs = [];
+    for await (const doc of crawl({ url: `http://docs.example:${port}/docs/`, lookup: internal, retries: 2 })) docs.push(doc.url);
+    expect(docs).toContain(`http://docs.example:${port}/docs/guide.html`);
+  });
+
+  it("tells public addresses from internal ones, IPv4 and IPv6, mapped or not", () => {
+    for (const address of ["93.184.215.14", "8.8.8.8", "2606:4700:4700::1111"]) expect([address, isPublicAddress(address)]).toEqual([address, true]);
+    const internal = [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.16.0.1",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "::1",
+      "fd00::1",
+      "fe80::1",
+      "::ffff:127.0.0.1",
+      "::ffff:169.254.169.254",
+      "not an address",
+    ];
+    for (const address of internal) expect([address, isPublicAddress(address)]).toEqual([address, false]);
+  });
 
   it("follows links within the folder, honours robots.txt, skips non-content pages and retries failures", async () => {
     const docs = [];

@@ -1,4 +1,5 @@
 import { deadlineSignal } from "../core/deadline-signal.ts";
+import { InternalAddress } from "./address-guard.ts";
 
 export interface CrawlFetchOptions {
   retries: number;
@@ -71,7 +72,10 @@ export async function crawlFetch(
       if (!body) await response.body?.cancel();
       return { status: response.status, url: at, headers: response.headers, body };
     } catch (error) {
-      if (error instanceof TooLarge || attempt >= o.retries || o.signal?.aborted) throw error;
+      // fetch wraps a refused connection in "fetch failed": what the crawl reports is why.
+      const cause = (error as Error)?.cause;
+      if (cause instanceof InternalAddress) throw cause;
+      if (error instanceof TooLarge || error instanceof InternalAddress || attempt >= o.retries || o.signal?.aborted) throw error;
       await sleep(200 * 2 ** attempt);
     } finally {
       deadline.dispose();

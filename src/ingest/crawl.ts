@@ -1,5 +1,6 @@
 import { badRequest } from "../core/errors.ts";
 import type { PageValidator } from "../core/source-sync.ts";
+import { crawlerFetch, isInternalHost, type Lookup } from "./address-guard.ts";
 import { type CrawlFetchOptions, crawlFetch, USER_AGENT } from "./crawl-fetch.ts";
 import { normaliseBaseUrl } from "./ingest-documents.ts";
 import { isContentPath, type SourceDocument } from "./list-documents.ts";
@@ -17,6 +18,8 @@ export interface CrawlOptions {
   /** A page, robots.txt or sitemap longer than this (decompressed) is left out (default 10 MB). */
   maxBytes?: number;
   fetch?: typeof fetch;
+  /** Resolves host names (default: the system's resolver); tests stand in for DNS with it. */
+  lookup?: Lookup;
   /**
    * The last sync's validators by page URL: those pages are asked for with
    * If-None-Match / If-Modified-Since, and a 304 yields a `notModified`
@@ -77,7 +80,8 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
     retries: options.retries ?? 3,
     timeoutMs: options.timeoutMs ?? 15_000,
     maxBytes: options.maxBytes ?? 10 * 1024 * 1024,
-    fetch: options.fetch ?? fetch,
+    // Internal addresses only for a site that is itself internal: a public site cannot lead the crawler inside.
+    fetch: options.fetch ?? crawlerFetch({ lookup: options.lookup, allowInternal: await isInternalHost(new URL(scope).hostname, options.lookup) }),
     signal: options.signal,
   };
   const validators = options.validators ?? new Map<string, PageValidator>();

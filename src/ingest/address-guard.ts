@@ -1,0 +1,58 @@
+import dns from "node:dns";
+import net from "node:net";
+import ipaddr from "ipaddr.js";
+import { Agent, fetch as undiciFetch } from "undici";
+
+export type Lookup = typeof dns.lookup;
+
+/** An address on the public internet: ipaddr.js's `unicast` range (not loopback, private, link-local, CGNAT, reserved…). */
+export function isPublicAddress(address: string): boolean {
+  try {
+    return ipaddr.process(address).range() === "unicast";
+  } catch {
+    return false;
+  }
+}
+
+/** A connection refused because its host resolves to an internal address: not retried. */
+export class InternalAddress extends Error {
+  readonly code = "EINTERNALADDRESS";
+}
+
+const refusal = (host: string, address: string) =>
+  new InternalAddress(`${host} resolves to ${address}, an internal address; the crawl started on a public one, so it does not go there.`);
+
+/** True when the host is, or resolves to, an internal address (an operator crawling an intranet or this machine). */
+export async function isInternalHost(hostname: string, lookup: Lookup = dns.lookup): Promise<boolean> {
+  const host = hostname.replace(/^\[|\]$/g, "");
+  if (net.isIP(host)) return !isPublicAddress(host);
+  const addresses = await new Promise<dns.LookupAddress[]>((resolve) =>
+    lookup(host, { all: true }, (error, found) => resolve(error ? [] : (found as dns.LookupAddress[]))),
+  );
+  return addresses.some((a) => !isPublicAddress(a.address));
+}
+
+/**
+ * fetch for the crawler. Unless the crawl may reach internal addresses (its
+ * own site is internal), it connects only to public ones, checked on the
+ * addresses the connection is made to: a site whose name resolved to a public
+ * address when its crawl started cannot turn it to 127.0.0.1 or the cloud
+ * metadata service (169.254.169.254) later on (DNS rebinding).
+ */
+export function crawlerFetch({ lookup = dns.lookup, allowInternal }: { lookup?: Lookup; allowInternal: boolean }): typeof fetch {
+  const guarded = ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) =>
+    lookup(hostname, { ...options, all: true }, (error, found) => {
+      if (error) return callback(error);
+      const addresses = found as dns.LookupAddress[];
+      const internal = allowInternal ? undefined : addresses.find((a) => !isPublicAddress(a.address));
+      if (internal || addresses.length === 0) return callback(refusal(hostname, internal?.address ?? "nothing"));
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    })) as unknown as Lookup;
+  const agent = new Agent({ connect: { lookup: guarded } });
+  return (async (input: string | URL, init?: RequestInit) => {
+    const host = new URL(String(input)).hostname.replace(/^\[|\]$/g, "");
+    if (!allowInternal && net.isIP(host) && !isPublicAddress(host)) throw refusal(host, host);
+    return undiciFetch(String(input), { ...(init as object), dispatcher: agent });
+  }) as unknown as typeof fetch;
+}
