@@ -93,7 +93,9 @@ export async function ingestDocuments(
   const id = existing?.id ?? randomUUID();
   const known = existing ? await deps.writer.pageHashes(id) : new Map<string, string>();
 
-  const upsert: PageChunks[] = [];
+  // In the documents' order (the first of two copies is the one kept), whatever order their parses end in.
+  const parsed: Array<PageChunks | null> = [];
+  const parsing = new Set<Promise<void>>();
   const present = new Set<string>();
   const counts = { added: 0, changed: 0, unchanged: 0, notModified: 0, skipped: 0, notContent: 0 };
   const total = Array.isArray(input.documents) ? input.documents.length : null;
@@ -123,13 +125,24 @@ export async function ingestDocuments(
       counts.unchanged++;
       continue;
     }
-    const result = await parser.parsePage(bytes, doc, id, baseUrl);
-    if ("page" in result) {
-      upsert.push(result.page);
-      present.add(url);
-    } else if (result.skipped === "not-content") counts.notContent++;
-    else counts.skipped++;
+    const slot = parsed.push(null) - 1;
+    const job = parser.parsePage(bytes, doc, id, baseUrl).then((result) => {
+      if ("page" in result) {
+        parsed[slot] = result.page;
+        present.add(url);
+      } else if (result.skipped === "not-content") counts.notContent++;
+      else counts.skipped++;
+    });
+    parsing.add(job);
+    void job.then(
+      () => parsing.delete(job),
+      () => parsing.delete(job),
+    );
+    // One page waiting behind the one being parsed keeps the parser's thread busy while this one takes the last result in.
+    if (parsing.size >= 2) await Promise.race(parsing);
   }
+  await Promise.all(parsing);
+  const upsert = parsed.filter((p): p is PageChunks => p !== null);
   const { pages: fresh, duplicates } = dropDuplicates(upsert);
   counts.notContent += duplicates;
   const keptUrls = new Set(fresh.map((p) => p.url));
