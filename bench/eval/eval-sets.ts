@@ -35,8 +35,9 @@ const shared = path.resolve(bench, "../../shared/eval");
  * a helper who never saw docent answer: longer, more specific questions),
  * and heldout4 with offtopic2 (by another such helper, committed unread
  * before the round that followed them), and heldout5 with offtopic3 (by a
- * helper, committed before this round's changes and run only to report them);
- * offtopic is questions no source covers, offtopic2 and offtopic3 more of them, held out.
+ * helper, committed before the round that first ran them), and heldout6 with
+ * offtopic4 (by a helper, committed before the changes they report on);
+ * offtopic is questions no source covers, offtopic2, 3 and 4 more of them, held out.
  */
 export const EVAL_SETS: EvalSet[] = [
   { name: "dev", file: path.join(shared, "dev.jsonl") },
@@ -49,9 +50,11 @@ export const EVAL_SETS: EvalSet[] = [
   { name: "heldout3", file: path.join(bench, "heldout3-questions.jsonl"), heldOut: true },
   { name: "heldout4", file: path.join(bench, "heldout4-questions.jsonl"), heldOut: true },
   { name: "heldout5", file: path.join(bench, "heldout5-questions.jsonl"), heldOut: true },
+  { name: "heldout6", file: path.join(bench, "heldout6-questions.jsonl"), heldOut: true },
   { name: "offtopic", file: path.join(bench, "offtopic-questions.jsonl") },
   { name: "offtopic2", file: path.join(bench, "offtopic2-questions.jsonl"), heldOut: true },
   { name: "offtopic3", file: path.join(bench, "offtopic3-questions.jsonl"), heldOut: true },
+  { name: "offtopic4", file: path.join(bench, "offtopic4-questions.jsonl"), heldOut: true },
 ];
 
 export function readQuestions(file: string): EvalQuestion[] {
