@@ -29,6 +29,7 @@ import { isEnglishWord } from "./retrieval/english-words.ts";
 import { makeHybridRetriever } from "./retrieval/hybrid-retriever.ts";
 import { createAjvValidator } from "./structured/ajv-validator.ts";
 import { englishAnalyzer } from "./text/english-analyzer.ts";
+import { everydayShare } from "./text/everyday-english.ts";
 import { createUsageServices, type UsageServices } from "./usage-services.ts";
 import { warmUp } from "./warm-up.ts";
 
@@ -132,6 +133,7 @@ export async function createServices(
     maxReferences: config.MAX_REFERENCES,
     minSimilarity: config.EMBEDDINGS_MIN_SIMILARITY,
     isWord: isEnglishWord,
+    everyday: everydayShare,
     analyzer,
     sourceChoiceTimeoutMs: config.AGENT_SOURCE_CHOICE_TIMEOUT_MS,
     inputLimits: { maxMessages: config.MAX_MESSAGES, maxMessageChars: config.MAX_MESSAGE_CHARS, maxInputChars: config.MAX_INPUT_CHARS },

@@ -80,6 +80,23 @@ describe("refusing only what the sources do not cover", () => {
     expect(running.fake.requests.length).toBe(before);
   });
 
+  it("meets a message with no word of the documentation's own with what docent answers, on every model path and with a named source", async () => {
+    const before = running.fake.requests.length;
+    for (const [content, extra] of [
+      ["how was your weekend?", {}],
+      ["When did the Berlin Wall fall?", { model: "provider_a" }],
+      ["hey there, hope you're doing well", { sources: [running.server.sources.sqlite] }],
+    ] as const) {
+      const reply = await ask(content, extra);
+      expect([content, reply.choices[0]!.message.content]).toEqual([content, expect.stringMatching(/^I'm docent\. I answer questions from the documentation/)]);
+      expect(reply.url_references).toEqual([]);
+    }
+    expect(running.fake.requests.length).toBe(before);
+    // Words of the documentation's own ("index", "table") among everyday ones are searched as ever.
+    const plain = await ask("How do I physically reorder a table according to an index?");
+    expect(pageOf(plain.url_references[0])).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
+  });
+
   it("takes thanks after an answer as thanks, not as a follow-up question", async () => {
     const thanks = await ask([
       { role: "user", content: "How do I physically reorder a table according to an index?" },

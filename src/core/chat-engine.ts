@@ -1,7 +1,7 @@
 import type { OpenedCompletion } from "./chat-part.ts";
 import type { ChatCompletionRequest } from "./chat-request.ts";
 import { lastUserText, retrievalQuery } from "./conversation-query.ts";
-import { bestCoverage, COVERAGE_BARS, coversQuestion } from "./coverage-judge.ts";
+import { bestCoverage, COVERAGE_BARS, coversQuestion, documentationWords, type EverydayShare } from "./coverage-judge.ts";
 import { badRequest, notFound, toDocentError } from "./errors.ts";
 import { checkInputLimits, DEFAULT_INPUT_LIMITS, type InputLimits } from "./input-limits.ts";
 import type { LanguageModel, StreamResult } from "./language-model.ts";
@@ -44,6 +44,8 @@ export interface ChatEngineDeps {
   sourceChoiceTimeoutMs?: number;
   /** Whether a word is a dictionary word: lets "postgres" or "pyhton" name its source. */
   isWord?: IsWord;
+  /** How common a term is in everyday spoken English (see documentationWords in coverage-judge.ts). */
+  everyday?: EverydayShare;
   /** How much a request may hold (messages, characters); refused before any work. */
   inputLimits?: InputLimits;
   /** How questions are read (the same analyzer the index and the offline generator use). */
@@ -88,7 +90,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
     if (ids) {
       const sources = namedSources(ids, catalog);
       const result = await retrieve({ query: withoutSourceNames(query, sources, deps), sourceIds: sources.map((s) => s.id), limit, signal });
-      picked = { sources, named: true, pages: rankPages(result), matches: result.matches };
+      picked = { sources, named: true, pages: rankPages(result), matches: result.matches, terms: result.terms };
     } else {
       picked = await selectSources(query, catalog, retrieve, { limit, choose, analyzer: deps.analyzer, isWord: deps.isWord, wholeIndex, signal });
     }
@@ -115,6 +117,8 @@ export function createChatEngine(deps: ChatEngineDeps) {
       isWord: deps.isWord,
       analyzer: deps.analyzer,
       minSimilarity,
+      terms: picked.terms,
+      everyday: deps.everyday,
       bars: deps.minCoverage === undefined ? COVERAGE_BARS : { open: deps.minCoverage, named: Math.min(deps.minCoverage, COVERAGE_BARS.named) },
     });
     return { pages: covered ? ranked : [], candidates };
@@ -180,6 +184,9 @@ export function createChatEngine(deps: ChatEngineDeps) {
     // Retrieval time: after the restatement (a provider call of its own), including a model's source choice when one is asked.
     const retrievalStart = Date.now();
     const picked = await select(query, request.sources, catalog, scope === null, { signal, choose, retrieve });
+    // A message without one word of the documentation's own ("how was your weekend?", "when did the Berlin Wall
+    // fall?") asks nothing the sources can answer: a friendly word on what docent answers, as for small talk.
+    if (!format && documentationWords(picked.terms, deps.everyday)?.length === 0) return smallTalkCompletion(request, model, "about", catalog);
     const opened = await answer(request, model, format, query, picked, signal, Date.now() - retrievalStart);
     let parts = opened.parts;
     for (const usage of [picked.choice?.usage, rewrite?.usage]) if (usage) parts = withExtraUsage(parts, usage);

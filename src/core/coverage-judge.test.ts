@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { englishAnalyzer as analyzer } from "../text/english-analyzer.ts";
-import { coversQuestion, unknownNames } from "./coverage-judge.ts";
+import { codeNames, coversQuestion, documentationWords, unknownNames } from "./coverage-judge.ts";
 import type { RankedPage } from "./rank-pages.ts";
 import type { SourceInfo } from "./source-catalog.ts";
 
@@ -51,6 +51,60 @@ describe("coversQuestion", () => {
     expect(unknownNames({ analyzer, query: "Does PostgreSQL speak TLS to a MySQL server?", pages, sources, matches, isWord })).toEqual([]);
     // Without the retriever's reading of words or a dictionary, nothing is judged a name.
     expect(unknownNames({ analyzer, query: "Kubernetes ingress", pages, sources, isWord })).toEqual([]);
+  });
+});
+
+describe("documentation words", () => {
+  // Shares of everyday speech (SUBTLEX-like figures) and of the index's words.
+  const speech: Record<string, number> = { weekend: 7e-5, commit: 6e-5, index: 1e-5, wall: 1.2e-4, fall: 2e-4 };
+  const everyday = (term: string) => speech[term] ?? 0;
+  const term = (text: string, share: number | undefined) => ({ term: text, text, weight: 1, share });
+
+  it("keeps the words the documentation uses at least twice as often as people say them, and none it never uses", () => {
+    const terms = [term("commit", 4e-3), term("weekend", 1e-4), term("index", 1.9e-5), term("itertool", 2e-5), term("berlin", 0)];
+    expect(documentationWords(terms, everyday)).toEqual(["commit", "itertool"]);
+    expect(documentationWords([term("wall", 1e-5), term("fall", 3e-4), term("1989", 1e-3)], everyday)).toEqual([]);
+    // Not told: a retriever that does not count words, or no reference frequencies.
+    expect(documentationWords([term("commit", undefined)], everyday)).toBeNull();
+    expect(documentationWords(terms, undefined)).toBeNull();
+  });
+
+  it("takes a question with none as not covered, whatever its coverage", () => {
+    const pages = [page(0.9)];
+    expect(coversQuestion({ ...base, pages, everyday, terms: [term("wall", 1e-5), term("fall", 3e-4)] })).toBe(false);
+    expect(coversQuestion({ ...base, pages, everyday, terms: [term("wall", 1e-5), term("commit", 4e-3)] })).toBe(true);
+    expect(coversQuestion({ ...base, pages, everyday, terms: [term("wall", undefined)] })).toBe(true);
+  });
+});
+
+describe("code names", () => {
+  it("reads the names a question writes as code, and not product names or short ones", () => {
+    expect(codeNames("I'm using itertools.groupby to group records, but the same user shows up twice?")).toEqual(["itertools.groupby"]);
+    expect(codeNames("It crashes with ERR_REQUIRE_ESM when require('x') loads it")).toEqual(["ERR_REQUIRE_ESM", "require"]);
+    expect(codeNames("How do I set `search_path` for `os.walk(top)`, e.g. len()?")).toEqual(["search_path", "os.walk"]);
+    expect(codeNames("Does macOS ship PostgreSQL or Node.js?")).toEqual(["Node.js"]);
+    expect(codeNames(`${"a".repeat(150)}.b ${"x_".repeat(60)}y`)).toEqual([]);
+  });
+
+  const withText = (coverage: number, text: string): RankedPage => {
+    const p = page(coverage);
+    return { ...p, chunks: [{ ...p.chunks[0]!, text }] };
+  };
+  const query = "I'm using itertools.groupby to group log records by user, but one user shows up as several groups. What am I doing wrong?";
+  const python = [{ name: "Python 3.11 Documentation" } as SourceInfo];
+
+  it("asks the agent's open question the named bar when a candidate passage writes a code name of it", () => {
+    const held = [withText(0.45, "itertools.groupby(iterable, key=None) makes an iterator that returns consecutive keys and groups.")];
+    expect(coversQuestion({ ...base, sources: python, query, pages: held })).toBe(true);
+    // The name's words apart, or a longer name, are not the name; below the named bar nothing passes.
+    const apart = [withText(0.45, "The itertools module; groupby makes groups."), withText(0.45, "itertools.groupbykey is another.")];
+    expect(coversQuestion({ ...base, sources: python, query, pages: apart })).toBe(false);
+    expect(coversQuestion({ ...base, sources: python, query, pages: [withText(0.3, held[0]!.chunks[0]!.text)] })).toBe(false);
+    // A source's own name written with a dot names the source, not code in it.
+    const node = [{ name: "Node.js 18 API" } as SourceInfo];
+    expect(coversQuestion({ ...base, sources: node, query: "How do I book a flight with Node.js?", pages: [withText(0.45, "Node.js is a runtime.")] })).toBe(
+      false,
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 import type { RankedPage } from "./rank-pages.ts";
-import type { RetrievalResult } from "./retriever.ts";
+import type { QueryTerm, RetrievalResult } from "./retriever.ts";
 import type { SourceInfo } from "./source-catalog.ts";
 import { distinctiveNameWords, type IsWord } from "./source-names.ts";
 import type { TextAnalyzer } from "./text-analyzer.ts";
@@ -40,6 +40,9 @@ export interface CoverageQuestion {
   analyzer: TextAnalyzer;
   /** A page found by meaning at least this similar covers the question whatever its words. */
   minSimilarity: number;
+  /** The question's words as the retriever read them, and how common each is in everyday English (see documentationWords). */
+  terms?: readonly QueryTerm[];
+  everyday?: EverydayShare;
   bars?: { open: number; named: number };
 }
 
@@ -97,15 +100,92 @@ const ownText = (query: string) =>
     .map((token) => (CODE_TOKEN.test(token) ? " " : token))
     .join("");
 
+/**
+ * Names the question writes as code: dotted (`itertools.groupby`,
+ * `response.text`), called (`require()`), snake_case (`search_path`) or
+ * CONSTANT_CASE (`ERR_REQUIRE_ESM`), or anything in backticks. Read token by
+ * token (split on white space, at most 100 characters each), so a hostile
+ * question costs one pass. Not camelCase or CamelCase alone: product names
+ * (`macOS`, `PostgreSQL`) are written so too.
+ */
+export function codeNames(query: string): string[] {
+  const names = new Set<string>();
+  for (const [, inner] of query.matchAll(/`([^`\n]{3,100})`/g)) names.add(inner!.replace(/\(.*$/, "").trim());
+  for (const raw of query.split(/\s+/)) {
+    if (raw.length > 100) continue;
+    const token = raw.replace(/^[^\p{L}_$]+/u, "").replace(/[^\p{L}\p{N}_$)]+$/u, "");
+    const called = /^([A-Za-z_$][\w$.]*)\(/.exec(token);
+    const name = called ? called[1]! : token;
+    if (
+      called ||
+      /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(name) ||
+      /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(name) ||
+      /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(name)
+    )
+      names.add(name.replace(/\.+$/, ""));
+  }
+  // Short names (`len`, `e.g`) say little: a code name is specific, at least six characters.
+  return [...names].filter((n) => n.replace(/[^\p{L}\p{N}]/gu, "").length >= 6);
+}
+
+/** A code name of the question that a candidate passage writes as such (the name itself, not its words apart). */
+function heldCodeName(query: string, pages: readonly RankedPage[], sources: readonly SourceInfo[], analyzer: TextAnalyzer): boolean {
+  const sourceWords = new Set(sources.flatMap((s) => distinctiveNameWords(s.name, analyzer)));
+  const names = codeNames(query)
+    // A product's own name written with a dot (`Node.js`) names the source, not something in it.
+    .filter((n) => !sourceWords.has(n.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")))
+    .map((n) => n.toLowerCase());
+  if (names.length === 0) return false;
+  return pages.some((p) => p.chunks.some((c) => names.some((n) => containsName(c.text.toLowerCase(), n))));
+}
+
+/** `name` in `text` not as part of a longer name (`groupby` is not in `groupbykey`, `os.walk` not in `pos.walker`). */
+function containsName(text: string, name: string): boolean {
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + name.length];
+    if ((before === undefined || !/[\w$]/.test(before)) && (after === undefined || !/[\w$]/.test(after))) return true;
+  }
+  return false;
+}
+
 /** The share of the question the best-covering candidate holds (any candidate, not only the best-ranked page); null without candidates. */
 export const bestCoverage = (pages: readonly RankedPage[]): number | null => (pages.length ? Math.max(...pages.map((p) => p.coverage)) : null);
+
+/** The share of everyday spoken English's words that are this term (stemmed as the analyzer reads text). */
+export type EverydayShare = (term: string) => number;
+
+/**
+ * A word is the documentation's own when the indexed passages use it at
+ * least this many times as often, per word, as everyday speech does: what
+ * corpus linguistics calls a key word of a text against a reference corpus.
+ */
+const KEYNESS = 2;
+
+/**
+ * The question's words that are the indexed documentation's own vocabulary
+ * ("commit", "timeout", "itertools"); null when it cannot be told (a retriever
+ * that does not count words, or no reference frequencies). Every on-topic
+ * question of the tuning sets has one, at least 7 times as common in the
+ * documentation as in speech; small talk and general knowledge ("how was your
+ * weekend?", "when did the Berlin Wall fall?") often have none: their words
+ * are said more than written in manuals. Numbers say nothing either way.
+ */
+export function documentationWords(terms: readonly QueryTerm[] | undefined, everyday: EverydayShare | undefined): string[] | null {
+  if (!terms || !everyday || terms.some((t) => t.share === undefined)) return null;
+  return terms.filter((t) => !/^\d+$/.test(t.term) && t.share! > 0 && t.share! >= KEYNESS * everyday(t.term)).map((t) => t.text);
+}
 
 /** Whether the candidate pages cover the question well enough to answer from them. */
 export function coversQuestion(q: CoverageQuestion): boolean {
   const bars = q.bars ?? COVERAGE_BARS;
   if (q.pages.length === 0) return false;
+  if (documentationWords(q.terms, q.everyday)?.length === 0) return false;
   if (q.pages.some((p) => p.similarity >= q.minSimilarity)) return true;
   const coverage = bestCoverage(q.pages)!;
   if (q.named) return coverage >= bars.named && (!q.soleSource || unknownNames(q).length === 0);
-  return coverage >= bars.open && unknownNames(q).length === 0;
+  // A question that names code the documentation writes (`itertools.groupby`) is about it, however much story
+  // surrounds the name: for it the agent's bar is the one for named sources.
+  const bar = coverage >= bars.named && coverage < bars.open && heldCodeName(q.query, q.pages, q.sources, q.analyzer) ? bars.named : bars.open;
+  return coverage >= bar && unknownNames(q).length === 0;
 }

@@ -61,6 +61,8 @@ export interface QueryTerm {
   text: string;
   /** Inverse document frequency: rare words weigh more; a word in no chunk weighs most. */
   weight: number;
+  /** The share of the index's words (all its passages', as `weight` is over all of them) that are this term (0: none holds it); absent when the retriever does not count words. */
+  share?: number;
 }
 
 export interface RetrievalResult {

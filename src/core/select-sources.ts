@@ -14,6 +14,8 @@ export interface Selection {
   pages: RankedPage[];
   /** The query terms a text holds, as the retriever read the question (see `RetrievalResult.matches`). */
   matches?: RetrievalResult["matches"];
+  /** The question's words as the retriever read them, over the sources searched. */
+  terms?: RetrievalResult["terms"];
   /** Set when a language model was asked and answered (its ids are empty when the retrieval's choice stood). */
   choice?: ModelSourceChoice;
 }
@@ -86,6 +88,7 @@ export async function selectSources(
         named: named.length > 0,
         pages: pages.filter((p) => ids.has(p.sourceId)),
         matches: result.matches,
+        terms: result.terms,
         choice,
       };
     }
@@ -102,6 +105,7 @@ export async function selectSources(
     named: named.length > 0,
     pages: pages.filter((p) => chosen.has(p.sourceId)),
     matches: result.matches,
+    terms: result.terms,
     ...(modelChoice && { choice: modelChoice }),
   };
 }

@@ -21,6 +21,20 @@ export function embeddedRetrieverChecks(name: string, setup: RetrieverSetup) {
       expect(weight("according")).toBeCloseTo(Math.max(...terms.filter((t) => t.text !== "according").map((t) => t.weight)), 9);
     });
 
+    it("counts each term's share of the index's words, none for a word no passage holds", async () => {
+      const { retrieve, cleanup } = await seededIndex(setup);
+      const all = (await retrieve({ query: "reorder table weekend", limit: 5 })).terms;
+      const one = (await retrieve({ query: "reorder table weekend", sourceIds: [LITE], limit: 5 })).terms;
+      await cleanup?.();
+      // Of the whole index, as the weights are: SQLite's pages never say "reorder", PostgreSQL's do.
+      expect(one).toEqual(all);
+      const share = (terms: typeof all, word: string) => terms.find((t) => t.text === word)!.share!;
+      expect(share(all, "table")).toBeGreaterThan(share(all, "reorder"));
+      expect(share(all, "reorder")).toBeGreaterThan(0);
+      expect(share(all, "weekend")).toBe(0);
+      expect(share(all, "table")).toBeLessThan(1);
+    });
+
     it("searches and matches words by their Porter stems", async () => {
       const { retrieve, cleanup } = await seededIndex(setup);
       const { chunks, terms } = await retrieve({ query: "reordering tables physically", sourceIds: [PG, LITE], limit: 5 });

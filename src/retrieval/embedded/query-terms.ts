@@ -4,7 +4,7 @@ import { isEnglishWord } from "../english-words.ts";
 import { agentNouns } from "./agent-nouns.ts";
 import { FIELD } from "./segment.ts";
 import type { SearchTerm } from "./segment-search.ts";
-import { type LoadedSegment, postingsCount } from "./segment-store.ts";
+import { type LoadedSegment, packedFreq, postingsCount, postingsOf } from "./segment-store.ts";
 import { correctSpelling } from "./spelling.ts";
 
 /**
@@ -28,7 +28,21 @@ const GATING_MIN_CHUNKS = 2000;
  */
 export function queryTerms(query: string, segments: readonly LoadedSegment[], termId: (term: string) => number | undefined, analyzer: TextAnalyzer) {
   let total = 0;
-  for (const s of segments) total += s.n;
+  let words = 0;
+  for (const s of segments) {
+    total += s.n;
+    words += s.tokens;
+  }
+  /** Weighted occurrences of an interned term over the passages, per weighted word of theirs (`QueryTerm.share`). */
+  const shareOf = (id: number | undefined) => {
+    if (id === undefined || words === 0) return 0;
+    let occurrences = 0;
+    for (const s of segments) {
+      const range = postingsOf(s, id);
+      if (range) for (let k = range[0]; k < range[1]; k++) occurrences += packedFreq(s.weights[k]!);
+    }
+    return occurrences / words;
+  };
   const terms: Array<QueryTerm & { id: number | undefined; df: number }> = [];
   const passagesHolding = (stem: string) => {
     const id = termId(stem);
@@ -46,7 +60,8 @@ export function queryTerms(query: string, segments: readonly LoadedSegment[], te
     }
     if (terms.some((t) => t.term === term)) continue;
     const df = passagesHolding(term);
-    terms.push({ term, text: word, id: termId(term), df, weight: Math.log(1 + (total - df + 0.5) / (df + 0.5)) });
+    const id = termId(term);
+    terms.push({ term, text: word, id, df, weight: Math.log(1 + (total - df + 0.5) / (df + 0.5)), share: df > 0 ? shareOf(id) : 0 });
   }
   // A word no passage contains: an English word the documentation lacks ("cheetah") weighs as
   // BM25 weighs a term no passage holds, the most of any: the question is about something the

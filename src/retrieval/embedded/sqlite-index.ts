@@ -156,7 +156,7 @@ export function openSqliteIndex(
       const { segments: all, dictionary } = segments.current();
       const scope = sourceIds ? sourceIds.flatMap((id) => all.get(id) ?? []) : [...all.values()];
       const { terms, search, termMasks } = queryTerms(query, [...all.values()], (term) => dictionary.get(term), analyzer);
-      const publicTerms = terms.map(({ term, text, weight }) => ({ term, text, weight }));
+      const publicTerms = terms.map(({ term, text, weight, share }) => ({ term, text, weight, share }));
       const hits = searchSegments(scope, search, limit);
       if (hits.length === 0) return { chunks: [], terms: publicTerms };
       const rows = passagesById(hits.map((h) => h.segment.rowids[h.doc]!));
