@@ -64,6 +64,16 @@ describe("crawler", () => {
   });
   afterAll(() => new Promise<void>((r) => s.server.close(() => r())));
 
+  it("follows links within the folder, honours robots.txt, skips non-content pages and retries failures", async () => {
+    const docs = [];
+    for await (const doc of crawl({ url: `${base}/docs/`, concurrency: 2, retries: 2 })) docs.push(doc);
+    expect(docs.map((d) => d.url).sort()).toEqual([`${base}/docs/`, `${base}/docs/api/ref.html`, `${base}/docs/flaky.html`, `${base}/docs/guide.html`].sort());
+    expect(s.hits).not.toContain("/docs/private/secret.html");
+    expect(s.hits).not.toContain("/outside.html");
+    expect(s.hits.filter((h) => h === "/docs/flaky.html")).toHaveLength(2);
+    expect((await docs.find((d) => d.url!.endsWith("guide.html"))!.read()).toString()).toContain("configuration in detail");
+  });
+
   it("connects only to public addresses unless the site itself is internal: a name rebound to 127.0.0.1 mid-crawl is refused", async () => {
     const port = new URL(base).port;
     // Stands in for DNS: docs.example is public when the crawl starts (93.184.215.14), then resolves to this machine.
@@ -108,16 +118,6 @@ describe("crawler", () => {
       "not an address",
     ];
     for (const address of internal) expect([address, isPublicAddress(address)]).toEqual([address, false]);
-  });
-
-  it("follows links within the folder, honours robots.txt, skips non-content pages and retries failures", async () => {
-    const docs = [];
-    for await (const doc of crawl({ url: `${base}/docs/`, concurrency: 2, retries: 2 })) docs.push(doc);
-    expect(docs.map((d) => d.url).sort()).toEqual([`${base}/docs/`, `${base}/docs/api/ref.html`, `${base}/docs/flaky.html`, `${base}/docs/guide.html`].sort());
-    expect(s.hits).not.toContain("/docs/private/secret.html");
-    expect(s.hits).not.toContain("/outside.html");
-    expect(s.hits.filter((h) => h === "/docs/flaky.html")).toHaveLength(2);
-    expect((await docs.find((d) => d.url!.endsWith("guide.html"))!.read()).toString()).toContain("configuration in detail");
   });
 
   it("stops at the page limit", async () => {
@@ -244,9 +244,12 @@ describe("a hostile site", () => {
     });
     const started = Date.now();
     const found = [];
-    for await (const doc of crawl({ url: `${docs.root}/docs/`, retries: 2, maxBytes: 1024 * 1024 })) found.push(doc.url);
+    const unavailable = [];
+    for await (const doc of crawl({ url: `${docs.root}/docs/`, retries: 2, maxBytes: 1024 * 1024 })) (doc.unavailable ? unavailable : found).push(doc.url);
     await docs.close();
     expect(found.sort()).toEqual([`${docs.root}/docs/`, `${docs.root}/docs/moved.html`]);
+    // Too large now: reported as not downloaded, so a sync keeps what it had indexed of it.
+    expect(unavailable).toEqual([`${docs.root}/docs/big.html`]);
     for (const path of ["/elsewhere.html", "/docs/private/s.html"]) expect(docs.hits).not.toContain(path);
     // Too large is not a failure to retry.
     expect(docs.hits.filter((h) => h === "/docs/big.html")).toHaveLength(1);
@@ -294,10 +297,12 @@ describe("a hostile site", () => {
     const caller = new AbortController();
     const started = Date.now();
     const found = [];
+    const unavailable = [];
     for await (const doc of crawl({ url: `${docs.root}/docs/`, retries: 0, timeoutMs: 1000, maxBytes: 1024 * 1024, signal: caller.signal }))
-      found.push(doc.url);
+      (doc.unavailable ? unavailable : found).push(doc.url);
     await docs.close();
     expect(found.sort()).toEqual([`${docs.root}/docs/`, `${docs.root}/docs/ok.html`]);
+    expect(unavailable.sort()).toEqual(["bomb", "drip", "endless"].map((name) => `${docs.root}/docs/${name}.html`));
     expect(Date.now() - started).toBeLessThan(5000);
   });
 });

@@ -179,6 +179,12 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
     const path = relPath(url.split("?")[0]!);
     return /\.[a-z]+$/i.test(path) || /markdown/.test(type) ? path : `${path.replace(/\/$/, "")}/index.html`;
   };
+  // A page the site could not serve now (unreachable, 5xx or 429 after retries, too large) is not a page it removed.
+  const unavailable = (url: string) => {
+    const known = validators.get(url);
+    if (followLinks) for (const link of known?.links ?? []) enqueue(link);
+    ready.push({ url, relPath: pagePath(url, ""), unavailable: true, read: () => Promise.reject(new Error(`${url} could not be downloaded`)) });
+  };
   const visit = async (url: string) => {
     try {
       const known = validators.get(url);
@@ -199,7 +205,8 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
         });
         return;
       }
-      // No body: not a 2xx, not a page type (see `accepts`), or a redirect not followed.
+      if (response.status >= 500 || response.status === 429) return unavailable(url);
+      // No body: not a 2xx (a 404 is a page gone), not a page type (see `accepts`), or a redirect not followed.
       const bytes = response.body;
       if (!bytes) return;
       const type = mediaType(response.headers);
@@ -225,7 +232,8 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
       const validator = options.basis && (etag || lastModified) ? { etag, lastModified, links: followLinks ? links : null, basis: options.basis } : undefined;
       ready.push({ url, relPath: pagePath(url, type), read: async () => bytes, ...(validator && { validator }) });
     } catch {
-      // Unreachable after retries, too large, or not parsed: the page is left out.
+      // Unreachable after retries, or too large; not when the crawl itself was stopped.
+      if (!options.signal?.aborted) unavailable(url);
     } finally {
       active--;
       signal();

@@ -100,6 +100,7 @@ export async function ingestDocuments(
   const counts = { added: 0, changed: 0, unchanged: 0, notModified: 0, skipped: 0, notContent: 0 };
   const total = Array.isArray(input.documents) ? input.documents.length : null;
   let done = 0;
+  let incomplete = false;
   for await (const doc of input.documents) {
     input.onProgress?.(++done, total);
     if (doc.notModified) {
@@ -110,6 +111,15 @@ export async function ingestDocuments(
         counts.unchanged++;
         counts.notModified++;
       } else counts.skipped++;
+      continue;
+    }
+    if (doc.unavailable) {
+      // Its site could not serve it now: what is indexed of it stays, and so does every other page,
+      // since the pages it links to may not have been found either. Only a crawl that reached every page removes.
+      const url = pageUrl(doc, baseUrl);
+      if (known.has(url)) present.add(url);
+      incomplete = true;
+      counts.skipped++;
       continue;
     }
     let bytes: Buffer;
@@ -155,7 +165,7 @@ export async function ingestDocuments(
       "no_documents",
     );
   }
-  const remove = [...known.keys()].filter((url) => !present.has(url));
+  const remove = incomplete ? [] : [...known.keys()].filter((url) => !present.has(url));
   if (deps.embedder) {
     // Passages are embedded before the index changes, so a failing embeddings service changes nothing.
     const chunks = fresh.flatMap((p) => p.chunks);

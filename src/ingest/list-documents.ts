@@ -13,6 +13,8 @@ export interface SourceDocument {
   read(): Promise<Buffer>;
   /** True when its server answered 304 Not Modified: the page stays as indexed, and `read` has nothing. */
   notModified?: boolean;
+  /** True when it could not be downloaded now (unreachable, a server error, too large): `read` has nothing, and nothing indexed is removed. */
+  unavailable?: boolean;
   /** A crawled page's validators (ETag, Last-Modified), to store for the next sync's conditional request. */
   validator?: PageValidator;
 }

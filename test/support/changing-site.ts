@@ -19,6 +19,8 @@ export async function startChangingSite(pages: Record<string, { title: string; b
   for (const [path, p] of Object.entries(pages)) set(path, p.title, p.body);
   const log: Array<{ path: string; status: number; conditional: boolean }> = [];
   let delayMs = 0;
+  const failures = new Map<string, number>();
+  const unvalidated = new Set<string>();
   let gate: Promise<void> | null = null;
   let active = 0;
   let maxActive = 0;
@@ -35,8 +37,10 @@ export async function startChangingSite(pages: Record<string, { title: string; b
       log.push({ path, status, conditional });
       res.writeHead(status, headers).end(body);
     };
+    const failing = failures.get(path);
+    if (failing) return answer(failing);
     if (!file) return answer(404, {}, "not found");
-    const validators = { etag: file.etag, "last-modified": file.modified };
+    const validators: Record<string, string> = unvalidated.has(path) ? {} : { etag: file.etag, "last-modified": file.modified };
     // As static servers do: If-None-Match wins; If-Modified-Since only without it.
     const unchanged =
       req.headers["if-none-match"] !== undefined ? req.headers["if-none-match"] === file.etag : req.headers["if-modified-since"] === file.modified;
@@ -55,6 +59,12 @@ export async function startChangingSite(pages: Record<string, { title: string; b
       return log.length;
     },
     slow: (ms: number) => (delayMs = ms),
+    /** Answers a path with this status from now on (0: as usual again). */
+    fail: (path: string, status: number) => (status ? failures.set(path, status) : failures.delete(path)),
+    /** Answers a path without ETag or Last-Modified, as dynamic pages often are. */
+    withoutValidators: (path: string) => unvalidated.add(path),
+    /** Forgets a page: a 404 from now on. */
+    remove: (path: string) => files.delete(path),
     /** Holds every answer until the returned function is called. */
     hold() {
       let open = () => {};
