@@ -243,8 +243,8 @@ describe("a hostile site", () => {
       "/docs/deep.html": (res) => html(res, page("Deep", `${"<div>a ".repeat(32_000)}`)),
     });
     const started = Date.now();
-    const found = [];
-    const unavailable = [];
+    const found: Array<string | undefined> = [];
+    const unavailable: Array<string | undefined> = [];
     for await (const doc of crawl({ url: `${docs.root}/docs/`, retries: 2, maxBytes: 1024 * 1024 })) (doc.unavailable ? unavailable : found).push(doc.url);
     await docs.close();
     expect(found.sort()).toEqual([`${docs.root}/docs/`, `${docs.root}/docs/moved.html`]);
@@ -296,8 +296,8 @@ describe("a hostile site", () => {
     });
     const caller = new AbortController();
     const started = Date.now();
-    const found = [];
-    const unavailable = [];
+    const found: Array<string | undefined> = [];
+    const unavailable: Array<string | undefined> = [];
     for await (const doc of crawl({ url: `${docs.root}/docs/`, retries: 0, timeoutMs: 1000, maxBytes: 1024 * 1024, signal: caller.signal }))
       (doc.unavailable ? unavailable : found).push(doc.url);
     await docs.close();
