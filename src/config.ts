@@ -24,6 +24,18 @@ const int = (min: number, max: number, fallback: number) =>
     .transform((v) => (v === undefined || v.trim() === "" ? String(fallback) : v.trim()))
     .transform((v) => Number(v))
     .pipe(z.number({ error: "must be a whole number" }).int("must be a whole number").min(min).max(max));
+/** A duration such as `30m` or `24h` in seconds (`off`: 0), `fallback` when unset. */
+const duration = (fallback: number, examples: string) =>
+  optionalString.transform((v, ctx) => {
+    if (v === undefined) return fallback;
+    const seconds = parseInterval(v);
+    if (seconds === null) {
+      ctx.addIssue({ code: "custom", message: `must be a duration such as ${examples} (at most 365d), or off` });
+      return z.NEVER;
+    }
+    return seconds;
+  });
+
 const flag = (fallback: boolean) =>
   z
     .string()
@@ -142,27 +154,11 @@ export const ConfigSchema = z.object({
     .transform((v) => (v ?? "info").toLowerCase())
     .pipe(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "must be fatal, error, warn, info, debug, trace or silent" })),
   LOG_QUESTIONS: flag(false),
-  /** When set, GET /metrics needs it as a Bearer token; unset, /metrics answers only this machine, and only on a loopback HOST. */
   /** How often the server re-syncs every source (seconds; sources add --refresh overrides per source); unset or off: only those with their own. */
-  SYNC_INTERVAL: optionalString.transform((v, ctx) => {
-    if (v === undefined) return 0;
-    const seconds = parseInterval(v);
-    if (seconds === null) {
-      ctx.addIssue({ code: "custom", message: "must be a duration such as 30m, 24h or 7d (at most 365d), or off" });
-      return z.NEVER;
-    }
-    return seconds;
-  }),
+  SYNC_INTERVAL: duration(0, "30m, 24h or 7d"),
   /** The longest one sync may run (seconds; off: no limit), so a slow site cannot hold the schedule. */
-  SYNC_TIME_LIMIT: optionalString.transform((v, ctx) => {
-    if (v === undefined) return 3600;
-    const seconds = parseInterval(v);
-    if (seconds === null) {
-      ctx.addIssue({ code: "custom", message: "must be a duration such as 30m, 1h or 6h (at most 365d), or off" });
-      return z.NEVER;
-    }
-    return seconds;
-  }),
+  SYNC_TIME_LIMIT: duration(3600, "30m, 1h or 6h"),
+  /** When set, GET /metrics needs it as a Bearer token; unset, /metrics answers only this machine, and only on a loopback HOST. */
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || (v.length >= 16 && /^\S+$/.test(v)), {
     error: "must be at least 16 characters with no spaces (e.g. openssl rand -hex 32)",
   }),

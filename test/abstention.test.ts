@@ -80,15 +80,19 @@ describe("refusing only what the sources do not cover", () => {
     expect(running.fake.requests.length).toBe(before);
   });
 
-  it("meets a message with no word of the documentation's own with what docent answers, on every model path and with a named source", async () => {
+  it("refuses a message with no word of the documentation's own, saying what docent answers, on every model path and with a named source", async () => {
     const before = running.fake.requests.length;
-    for (const [content, extra] of [
-      ["how was your weekend?", {}],
-      ["When did the Berlin Wall fall?", { model: "provider_a" }],
-      ["hey there, hope you're doing well", { sources: [running.server.sources.sqlite] }],
+    const both = "(PostgreSQL 15 Documentation and SQLite Documentation)";
+    for (const [content, extra, sources] of [
+      ["how was your weekend?", {}, both],
+      ["When did the Berlin Wall fall?", { model: "provider_a" }, both],
+      ["hey there, hope you're doing well", { sources: [running.server.sources.sqlite] }, "(SQLite Documentation)"],
     ] as const) {
       const reply = await ask(content, extra);
-      expect([content, reply.choices[0]!.message.content]).toEqual([content, expect.stringMatching(/^I'm docent\. I answer questions from the documentation/)]);
+      expect([content, reply.choices[0]!.message.content]).toEqual([
+        content,
+        `The knowledge sources available to me do not cover this question, so I cannot answer it from the documentation. I answer questions from the documentation in my knowledge sources ${sources} and cite the pages I draw on.`,
+      ]);
       expect(reply.url_references).toEqual([]);
     }
     expect(running.fake.requests.length).toBe(before);

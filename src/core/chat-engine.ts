@@ -17,7 +17,7 @@ import { groundPages } from "./references.ts";
 import { fixedReply, relay, withExtraUsage } from "./reply-stream.ts";
 import type { Retriever } from "./retriever.ts";
 import { type Selection, selectSources } from "./select-sources.ts";
-import { type SmallTalk, smallTalk, smallTalkReply, withoutPleasantries } from "./small-talk.ts";
+import { type SmallTalk, smallTalk, smallTalkReply, whatDocentAnswers, withoutPleasantries } from "./small-talk.ts";
 import type { SourceCatalog, SourceInfo } from "./source-catalog.ts";
 import { type IsWord, withoutSourceNames } from "./source-names.ts";
 import { inScope, type SourceScope } from "./source-scope.ts";
@@ -184,10 +184,8 @@ export function createChatEngine(deps: ChatEngineDeps) {
     // Retrieval time: after the restatement (a provider call of its own), including a model's source choice when one is asked.
     const retrievalStart = Date.now();
     const picked = await select(query, request.sources, catalog, scope === null, { signal, choose, retrieve });
-    // A message without one word of the documentation's own ("how was your weekend?", "when did the Berlin Wall
-    // fall?") asks nothing the sources can answer: a friendly word on what docent answers, as for small talk.
-    if (!format && documentationWords(picked.terms, deps.everyday)?.length === 0) return smallTalkCompletion(request, model, "about", catalog);
-    const opened = await answer(request, model, format, query, picked, signal, Date.now() - retrievalStart);
+    const answerable = request.sources ? namedSources(request.sources, catalog) : catalog;
+    const opened = await answer(request, model, format, query, picked, answerable, signal, Date.now() - retrievalStart);
     let parts = opened.parts;
     for (const usage of [picked.choice?.usage, rewrite?.usage]) if (usage) parts = withExtraUsage(parts, usage);
     return { ...opened, parts };
@@ -205,6 +203,8 @@ export function createChatEngine(deps: ChatEngineDeps) {
     format: StructuredFormat | null,
     query: string,
     picked: Selection,
+    /** The sources the caller may ask about, named in a refusal that finds no word of theirs in the question. */
+    answerable: readonly SourceInfo[],
     signal: AbortSignal | undefined,
     retrievalMs: number,
   ): Promise<OpenedCompletion> {
@@ -218,8 +218,11 @@ export function createChatEngine(deps: ChatEngineDeps) {
     const grounding = { refused: references.length === 0, coverage: bestCoverage(candidates), closest, retrievalMs };
     const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references, grounding };
     // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.
-    if (references.length === 0 && !format)
-      return { ...base, parts: fixedReply(NO_COVERAGE_REPLY, countTextTokens(query, deps.countTokens), deps.countTokens(NO_COVERAGE_REPLY)) };
+    if (references.length === 0 && !format) {
+      // A message with no word of the documentation's own ("how was your weekend?") also hears what docent does answer.
+      const text = documentationWords(picked.terms, deps.everyday)?.length === 0 ? `${NO_COVERAGE_REPLY} ${whatDocentAnswers(answerable)}` : NO_COVERAGE_REPLY;
+      return { ...base, parts: fixedReply(text, countTextTokens(query, deps.countTokens), deps.countTokens(text)) };
+    }
 
     const prompt = buildPrompt(request.messages, documents, format);
     const call = {

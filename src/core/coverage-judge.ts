@@ -180,8 +180,8 @@ export function documentationWords(terms: readonly QueryTerm[] | undefined, ever
 export function coversQuestion(q: CoverageQuestion): boolean {
   const bars = q.bars ?? COVERAGE_BARS;
   if (q.pages.length === 0) return false;
-  if (documentationWords(q.terms, q.everyday)?.length === 0) return false;
   if (q.pages.some((p) => p.similarity >= q.minSimilarity)) return true;
+  if (documentationWords(q.terms, q.everyday)?.length === 0) return false;
   const coverage = bestCoverage(q.pages)!;
   if (q.named) return coverage >= bars.named && (!q.soleSource || unknownNames(q).length === 0);
   // A question that names code the documentation writes (`itertools.groupby`) is about it, however much story

@@ -342,13 +342,16 @@ function sourceList(sources: readonly SourceInfo[]): string {
   return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0]!;
 }
 
+/** What docent answers, naming the sources. */
+export const whatDocentAnswers = (sources: readonly SourceInfo[]) =>
+  sources.length === 0
+    ? "I answer questions from documentation, but no knowledge source has been added yet."
+    : `I answer questions from the documentation in my knowledge sources (${sourceList(sources)}) and cite the pages I draw on.`;
+
 /** A short friendly reply to small talk that says what docent can answer. */
 export function smallTalkReply(kind: SmallTalk, sources: readonly SourceInfo[]): string {
   const opening = { greeting: "Hello!", thanks: "You're welcome!", farewell: "Goodbye!", about: "I'm docent.", reaction: "Glad to help." }[kind];
-  const can =
-    sources.length === 0
-      ? "I answer questions from documentation, but no knowledge source has been added yet."
-      : `I answer questions from the documentation in my knowledge sources (${sourceList(sources)}) and cite the pages I draw on.`;
+  const can = whatDocentAnswers(sources);
   const ask = {
     greeting: " What would you like to know?",
     thanks: " Ask me anything else about them.",
