@@ -37,6 +37,9 @@ const shared = path.resolve(bench, "../../shared/eval");
  * before the round that followed them), and heldout5 with offtopic3 (by a
  * helper, committed before the round that first ran them), and heldout6 with
  * offtopic4 (by a helper, committed before the changes they report on);
+ * check5 with offtopic5 (written by another helper with heldout6's
+ * instructions, without reading it, as tuning sets for what heldout6 showed:
+ * questions with context, refused in agent mode);
  * offtopic is questions no source covers, offtopic2, 3 and 4 more of them, held out.
  */
 export const EVAL_SETS: EvalSet[] = [
@@ -45,6 +48,7 @@ export const EVAL_SETS: EvalSet[] = [
   { name: "check2", file: path.join(bench, "check2-questions.jsonl") },
   { name: "check3", file: path.join(bench, "check3-questions.jsonl") },
   { name: "check4", file: path.join(bench, "check4-questions.jsonl") },
+  { name: "check5", file: path.join(bench, "check5-questions.jsonl") },
   { name: "heldout", file: path.join(bench, "heldout-questions.jsonl"), heldOut: true },
   { name: "heldout2", file: path.join(bench, "heldout2-questions.jsonl"), heldOut: true },
   { name: "heldout3", file: path.join(bench, "heldout3-questions.jsonl"), heldOut: true },
@@ -52,6 +56,7 @@ export const EVAL_SETS: EvalSet[] = [
   { name: "heldout5", file: path.join(bench, "heldout5-questions.jsonl"), heldOut: true },
   { name: "heldout6", file: path.join(bench, "heldout6-questions.jsonl"), heldOut: true },
   { name: "offtopic", file: path.join(bench, "offtopic-questions.jsonl") },
+  { name: "offtopic5", file: path.join(bench, "offtopic5-questions.jsonl") },
   { name: "offtopic2", file: path.join(bench, "offtopic2-questions.jsonl"), heldOut: true },
   { name: "offtopic3", file: path.join(bench, "offtopic3-questions.jsonl"), heldOut: true },
   { name: "offtopic4", file: path.join(bench, "offtopic4-questions.jsonl"), heldOut: true },
