@@ -154,6 +154,8 @@ export const ConfigSchema = z.object({
     .transform((v) => (v ?? "info").toLowerCase())
     .pipe(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "must be fatal, error, warn, info, debug, trace or silent" })),
   LOG_QUESTIONS: flag(false),
+  /** Let the crawler reach names that resolve to internal addresses (an intranet's docs); off: only sites written as localhost or an internal IP. */
+  CRAWL_ALLOW_INTERNAL: flag(false),
   /** How often the server re-syncs every source (seconds; sources add --refresh overrides per source); unset or off: only those with their own. */
   SYNC_INTERVAL: duration(0, "30m, 24h or 7d"),
   /** The longest one sync may run (seconds; off: no limit), so a slow site cannot hold the schedule. */

@@ -85,6 +85,7 @@ export async function startServer(
     logger,
     defaultSeconds: config.SYNC_INTERVAL,
     timeLimitMs: config.SYNC_TIME_LIMIT * 1000,
+    allowInternal: config.CRAWL_ALLOW_INTERNAL,
     holder: syncHolder(),
     onSync: (summary) => services.metrics.onSync(summary),
   });

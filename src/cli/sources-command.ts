@@ -84,7 +84,7 @@ async function syncOne(services: AppServices, source: SourceInfo, holder: string
   return runSync(services, source, {
     trigger: "manual",
     holder,
-    documents: (conditional) => documentsOf(source.origin, conditional),
+    documents: (conditional) => documentsOf(source.origin, conditional, { allowInternal: services.config.CRAWL_ALLOW_INTERNAL }),
     timeLimitMs: services.config.SYNC_TIME_LIMIT * 1000,
     onProgress: progress(`Syncing "${source.name}"`),
   });
@@ -139,7 +139,15 @@ export async function sourcesCommand(
           trigger: "add",
           holder: syncHolder(),
           documents: (conditional) =>
-            url ? crawl({ url, sitemap: flags.sitemap, maxPages: maxPages ? Number(maxPages) : undefined, ...conditional }) : listDocuments(dir!),
+            url
+              ? crawl({
+                  url,
+                  sitemap: flags.sitemap,
+                  maxPages: maxPages ? Number(maxPages) : undefined,
+                  allowInternal: services.config.CRAWL_ALLOW_INTERNAL,
+                  ...conditional,
+                })
+              : listDocuments(dir!),
           timeLimitMs: services.config.SYNC_TIME_LIMIT * 1000,
           onProgress: progress(`${url ? "Crawling" : "Adding"} "${flags.name}"`),
         },

@@ -112,6 +112,7 @@ export function codeNames(query: string): string[] {
   const names = new Set<string>();
   for (const [, inner] of query.matchAll(/`([^`\n]{3,100})`/g)) names.add(inner!.replace(/\(.*$/, "").trim());
   for (const raw of query.split(/\s+/)) {
+    if (names.size >= 64) break;
     if (raw.length > 100) continue;
     const token = raw.replace(/^[^\p{L}_$]+/u, "").replace(/[^\p{L}\p{N}_$)]+$/u, "");
     const called = /^([A-Za-z_$][\w$.]*)\(/.exec(token);
@@ -128,6 +129,9 @@ export function codeNames(query: string): string[] {
   return [...names].filter((n) => n.replace(/[^\p{L}\p{N}]/gu, "").length >= 6);
 }
 
+/** How many of a question's code names are looked for in the candidate passages. */
+const MAX_CODE_NAMES = 16;
+
 /** A code name of the question that a candidate passage writes as such (the name itself, not its words apart). */
 function heldCodeName(query: string, pages: readonly RankedPage[], sources: readonly SourceInfo[], analyzer: TextAnalyzer): boolean {
   const sourceWords = new Set(sources.flatMap((s) => distinctiveNameWords(s.name, analyzer)));
@@ -136,7 +140,14 @@ function heldCodeName(query: string, pages: readonly RankedPage[], sources: read
     .filter((n) => !sourceWords.has(n.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")))
     .map((n) => n.toLowerCase());
   if (names.length === 0) return false;
-  return pages.some((p) => p.chunks.some((c) => names.some((n) => containsName(c.text.toLowerCase(), n))));
+  // Each passage lowered once, and a question's first names only: a caller writing thousands of names must not cost names × passages.
+  const asked = names.slice(0, MAX_CODE_NAMES);
+  return pages.some((p) =>
+    p.chunks.some((c) => {
+      const text = c.text.toLowerCase();
+      return asked.some((n) => containsName(text, n));
+    }),
+  );
 }
 
 /** `name` in `text` not as part of a longer name (`groupby` is not in `groupbykey`, `os.walk` not in `pos.walker`). */

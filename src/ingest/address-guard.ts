@@ -20,16 +20,18 @@ export class InternalAddress extends Error {
 }
 
 const refusal = (host: string, address: string) =>
-  new InternalAddress(`${host} resolves to ${address}, an internal address; the crawl started on a public one, so it does not go there.`);
+  new InternalAddress(`${host} resolves to ${address}, an internal address, which the crawler does not reach unless CRAWL_ALLOW_INTERNAL=1.`);
 
-/** True when the host is, or resolves to, an internal address (an operator crawling an intranet or this machine). */
-export async function isInternalHost(hostname: string, lookup: Lookup = dns.lookup): Promise<boolean> {
-  const host = hostname.replace(/^\[|\]$/g, "");
+/**
+ * True when a URL's host is written as an internal address: an IP literal in
+ * an internal range, or `localhost`. Read from the URL the operator wrote, never
+ * from DNS, which the site controls: a public name that resolves to 127.0.0.1
+ * when a sync starts does not make the site internal.
+ */
+export function isInternalHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
   if (net.isIP(host)) return !isPublicAddress(host);
-  const addresses = await new Promise<dns.LookupAddress[]>((resolve) =>
-    lookup(host, { all: true }, (error, found) => resolve(error ? [] : (found as dns.LookupAddress[]))),
-  );
-  return addresses.some((a) => !isPublicAddress(a.address));
+  return host === "localhost" || host.endsWith(".localhost");
 }
 
 /**

@@ -20,6 +20,8 @@ export interface CrawlOptions {
   fetch?: typeof fetch;
   /** Resolves host names (default: the system's resolver); tests stand in for DNS with it. */
   lookup?: Lookup;
+  /** CRAWL_ALLOW_INTERNAL: names that resolve to internal addresses may be crawled (an intranet's docs). */
+  allowInternal?: boolean;
   /**
    * The last sync's validators by page URL: those pages are asked for with
    * If-None-Match / If-Modified-Since, and a 304 yields a `notModified`
@@ -80,8 +82,8 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
     retries: options.retries ?? 3,
     timeoutMs: options.timeoutMs ?? 15_000,
     maxBytes: options.maxBytes ?? 10 * 1024 * 1024,
-    // Internal addresses only for a site that is itself internal: a public site cannot lead the crawler inside.
-    fetch: options.fetch ?? crawlerFetch({ lookup: options.lookup, allowInternal: await isInternalHost(new URL(scope).hostname, options.lookup) }),
+    // Internal addresses only for a site written as one, or when the operator allows them: a public site cannot lead the crawler inside.
+    fetch: options.fetch ?? crawlerFetch({ lookup: options.lookup, allowInternal: options.allowInternal === true || isInternalHost(new URL(scope).hostname) }),
     signal: options.signal,
   };
   const validators = options.validators ?? new Map<string, PageValidator>();

@@ -6,8 +6,12 @@ import type { Conditional } from "./run-sync.ts";
 export const isCrawledOrigin = (origin: string) => /^https?:\/\//.test(origin);
 
 /** The documents a source was made from, read again: its site (conditionally), the bundled docs (the demo) or its folder. */
-export function documentsOf(origin: string, conditional: Conditional): SourceDocument[] | AsyncIterable<SourceDocument> {
-  if (isCrawledOrigin(origin)) return crawl({ url: origin, ...conditional });
+export function documentsOf(
+  origin: string,
+  conditional: Conditional,
+  { allowInternal = false }: { allowInternal?: boolean } = {},
+): SourceDocument[] | AsyncIterable<SourceDocument> {
+  if (isCrawledOrigin(origin)) return crawl({ url: origin, ...conditional, allowInternal });
   if (origin === BUNDLED_ORIGIN) return bundledDocuments();
   return listDocuments(origin);
 }

@@ -95,7 +95,8 @@ export async function runSync(
   const heartbeat = target.id ? setInterval(() => void renew(target.id!), leaseMs / 3) : undefined;
   heartbeat?.unref();
   // One slow site (each answer just inside its own deadline) must not hold the schedule, and every other source's sync, for hours.
-  const deadline = timeLimitMs > 0 ? setTimeout(() => controller.abort(syncTimeLimitError(timeLimitMs)), timeLimitMs) : undefined;
+  // Node fires a timer set past 2^31 - 1 ms (24.8 days) at once: a longer limit waits that long, which is no limit in practice.
+  const deadline = timeLimitMs > 0 ? setTimeout(() => controller.abort(syncTimeLimitError(timeLimitMs)), Math.min(timeLimitMs, 2 ** 31 - 1)) : undefined;
   deadline?.unref();
   async function renew(id: string) {
     // A lease lost (the database unreachable past its time to live) means someone else may sync now: stop.

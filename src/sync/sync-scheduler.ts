@@ -19,6 +19,8 @@ export interface SchedulerOptions {
   leaseMs?: number;
   /** SYNC_TIME_LIMIT in ms (0: none). */
   timeLimitMs?: number;
+  /** CRAWL_ALLOW_INTERNAL. */
+  allowInternal?: boolean;
 }
 
 /** How often a source is synced, in seconds; null: never. */
@@ -58,6 +60,7 @@ export function startSyncScheduler({
   maxWaitMs = 60_000,
   leaseMs = DEFAULT_LEASE_MS,
   timeLimitMs = 0,
+  allowInternal = false,
 }: SchedulerOptions) {
   const controller = new AbortController();
   // In this process only: a source busy elsewhere, or whose attempt could not be recorded, is not retried at once.
@@ -71,7 +74,7 @@ export function startSyncScheduler({
       const run = await runSync(deps, source, {
         trigger: "schedule",
         holder,
-        documents: (conditional) => documentsOf(source.origin, conditional),
+        documents: (conditional) => documentsOf(source.origin, conditional, { allowInternal }),
         signal: controller.signal,
         leaseMs,
         timeLimitMs,
