@@ -47,6 +47,14 @@ describe("source-scoped keys", () => {
     expect(askOutside).toEqual(JSON.parse(JSON.stringify(askUnknown).replaceAll(unknownId, server.sources.pg)));
   });
 
+  it("refuses a question about words only other sources hold exactly as one about words no source holds", async () => {
+    const client = new OpenAI({ apiKey: scoped, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const reply = async (content: string) =>
+      (await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content }] })).choices[0]!.message.content;
+    // "employees" is in the PostgreSQL fixture only; "giraffes" nowhere.
+    expect(await reply("Tell me about the employees")).toBe(await reply("Tell me about the giraffes"));
+  });
+
   it("lets the agent choose only among the key's sources", async () => {
     const question = "How do I physically reorder a table according to an index with CLUSTER?";
     const ask = async (key: string) => {

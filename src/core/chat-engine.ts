@@ -1,7 +1,7 @@
 import type { OpenedCompletion } from "./chat-part.ts";
 import type { ChatCompletionRequest } from "./chat-request.ts";
 import { lastUserText, retrievalQuery } from "./conversation-query.ts";
-import { bestCoverage, COVERAGE_BARS, coversQuestion, documentationWords, type EverydayShare } from "./coverage-judge.ts";
+import { bestCoverage, COVERAGE_BARS, coversQuestion, type EverydayShare } from "./coverage-judge.ts";
 import { badRequest, notFound, toDocentError } from "./errors.ts";
 import { checkInputLimits, DEFAULT_INPUT_LIMITS, type InputLimits } from "./input-limits.ts";
 import type { LanguageModel, StreamResult } from "./language-model.ts";
@@ -203,7 +203,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
     format: StructuredFormat | null,
     query: string,
     picked: Selection,
-    /** The sources the caller may ask about, named in a refusal that finds no word of theirs in the question. */
+    /** The sources the caller may ask about, named in a refusal. */
     answerable: readonly SourceInfo[],
     signal: AbortSignal | undefined,
     retrievalMs: number,
@@ -219,8 +219,9 @@ export function createChatEngine(deps: ChatEngineDeps) {
     const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references, grounding };
     // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.
     if (references.length === 0 && !format) {
-      // A message with no word of the documentation's own ("how was your weekend?") also hears what docent does answer.
-      const text = documentationWords(picked.terms, deps.everyday)?.length === 0 ? `${NO_COVERAGE_REPLY} ${whatDocentAnswers(answerable)}` : NO_COVERAGE_REPLY;
+      // Every refusal says what docent does answer, in the same words whichever rule refused: the reply must not
+      // tell a key scoped to some sources anything about the words of the others.
+      const text = `${NO_COVERAGE_REPLY} ${whatDocentAnswers(answerable)}`;
       return { ...base, parts: fixedReply(text, countTextTokens(query, deps.countTokens), deps.countTokens(text)) };
     }
 
