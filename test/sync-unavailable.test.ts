@@ -52,4 +52,22 @@ describe("a sync while the site is failing", () => {
     const gone = await cli("sources", "sync", id, "--json");
     expect(JSON.parse(gone.stdout)).toMatchObject({ removed: 1, skipped: 0, pages: 3 });
   });
+
+  it("keeps the pages only a sitemap lists while the sitemap answers 503", async () => {
+    const mapped = await startChangingSite({
+      "/docs/": { title: "Heron manual", body: body("Heron is a small broker.") },
+      "/docs/orphan.html": { title: "Heron orphan", body: body("Linked from nowhere, listed in the sitemap.") },
+    });
+    const urls = ["/docs/", "/docs/orphan.html"].map((path) => `<url><loc>${mapped.url}${path}</loc></url>`).join("");
+    mapped.change("/docs/sitemap.xml", "sitemap", `<urlset>${urls}</urlset>`);
+    try {
+      const added = JSON.parse((await cli("sources", "add", "--name", "Heron map", "--url", `${mapped.url}/docs/`, "--json")).stdout);
+      expect(added).toMatchObject({ pages: 2 });
+      mapped.fail("/docs/sitemap.xml", 503);
+      const synced = await cli("sources", "sync", added.id, "--json");
+      expect(JSON.parse(synced.stdout)).toMatchObject({ removed: 0, pages: 2 });
+    } finally {
+      await mapped.close();
+    }
+  });
 });

@@ -150,9 +150,23 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
    * A sitemap's text, when it is on `site` and answers: the site's own, or the site of a sitemap the
    * operator named with --sitemap (its entries are still only crawled inside the start folder).
    */
+  const ready: SourceDocument[] = [];
+  const pagePath = (url: string, type: string) => {
+    const path = relPath(url.split("?")[0]!);
+    return /\.[a-z]+$/i.test(path) || /markdown/.test(type) ? path : `${path.replace(/\/$/, "")}/index.html`;
+  };
+  const notServed = (url: string) =>
+    ready.push({ url, relPath: pagePath(url, ""), unavailable: true, read: () => Promise.reject(new Error(`${url} could not be downloaded`)) });
   const sitemap = async (url: string, site: string) => {
     if (!sameSite(url, site)) return null;
-    return (await crawlFetch(url, o, { follows: (to) => sameSite(to, site) }).catch(() => null))?.body?.toString("utf8") ?? null;
+    const fetched = await crawlFetch(url, o, { follows: (to) => sameSite(to, site) }).catch(() => null);
+    // A sitemap the site could not serve now may list pages no link reaches: like a page it could not serve, it keeps them.
+    if (!fetched || fetched.status >= 500 || fetched.status === 429) {
+      options.signal?.throwIfAborted();
+      notServed(url);
+      return null;
+    }
+    return fetched.body?.toString("utf8") ?? null;
   };
   const sitemapUrls = options.sitemap ? [options.sitemap] : [...robots.sitemaps, new URL("sitemap.xml", scope).toString()].slice(0, MAX_CHILD_SITEMAPS);
   const site = options.sitemap ?? scope;
@@ -173,19 +187,14 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
   if (followLinks) enqueue(options.url);
 
   // Fetch with bounded concurrency; yield pages in the order they complete.
-  const ready: SourceDocument[] = [];
   let active = 0;
   let wake: (() => void) | null = null;
   const signal = () => wake?.();
-  const pagePath = (url: string, type: string) => {
-    const path = relPath(url.split("?")[0]!);
-    return /\.[a-z]+$/i.test(path) || /markdown/.test(type) ? path : `${path.replace(/\/$/, "")}/index.html`;
-  };
   // A page the site could not serve now (unreachable, 5xx or 429 after retries, too large) is not a page it removed.
   const unavailable = (url: string) => {
     const known = validators.get(url);
     if (followLinks) for (const link of known?.links ?? []) enqueue(link);
-    ready.push({ url, relPath: pagePath(url, ""), unavailable: true, read: () => Promise.reject(new Error(`${url} could not be downloaded`)) });
+    notServed(url);
   };
   const visit = async (url: string) => {
     try {
