@@ -225,15 +225,11 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
       const found = new Set<string>();
       if (followLinks && /html/.test(type)) {
         // Parsed on the page parser's thread: a page it cannot read within its limits is left out.
-        const hrefs = await parser.pageHrefs(bytes.toString("utf8"));
+        const hrefs = await parser.pageHrefs(bytes.toString("utf8"), finalUrl);
         if (!hrefs) return;
         for (const href of hrefs) {
-          try {
-            const link = normalise(new URL(href, finalUrl).toString());
-            if (allowed(link)) found.add(link);
-          } catch {
-            // not a URL
-          }
+          const link = normalise(href);
+          if (allowed(link)) found.add(link);
         }
         found.forEach(enqueue);
       }

@@ -45,15 +45,26 @@ describe("page parser", () => {
     expect(performance.now() - started).toBeLessThan(1000);
     const next = await parser.parsePage(smallPage, doc, "s", base);
     expect("page" in next && next.page.chunks[0]?.text).toContain("dead tuples");
-    expect(await parser.pageHrefs('<p><a href="a.html">a</a> <a href="../b.html">b</a></p>')).toEqual(["a.html", "../b.html"]);
+    expect(await parser.pageHrefs('<p><a href="a.html#x">a</a> <a href="../b.html">b</a> <a href="a.html">a</a></p>', "https://docs.example/guide/")).toEqual([
+      "https://docs.example/guide/a.html",
+      "https://docs.example/b.html",
+    ]);
   });
 
   it("leaves out a page over the memory limit, and a page no parser can read, and goes on", async () => {
     parser = createPageParser({ memoryLimitMb: 64 });
     expect(await parser.parsePage(bigPage(20_000), doc, "s", base)).toEqual({ skipped: "unreadable" });
-    expect(await parser.pageHrefs(`${"<div>".repeat(10_000)}<a href="x.html">x</a>`)).toBeNull();
+    expect(await parser.pageHrefs(`${"<div>".repeat(10_000)}<a href="x.html">x</a>`, base)).toBeNull();
     const next = await parser.parsePage(smallPage, doc, "s", base);
     expect("page" in next && next.page.url).toBe("https://docs.example/page.html");
+  });
+
+  it("resolves a page's links on its own thread, at most 10,000 of them", async () => {
+    parser = createPageParser();
+    const links = Array.from({ length: 50_000 }, (_, i) => `<a href="p${i}.html">${i}</a>`).join(" ");
+    const hrefs = await parser.pageHrefs(`<html><body>${links}</body></html>`, base);
+    expect(hrefs).toHaveLength(10_000);
+    expect(hrefs?.[9_999]).toBe("https://docs.example/p9999.html");
   });
 
   it("answers queued pages in order, and close settles what is still waiting", async () => {

@@ -12,8 +12,8 @@ import type { ParseResult } from "./parse-page.ts";
  */
 export interface PageParser {
   parsePage(bytes: Buffer, doc: { relPath: string; url?: string }, sourceId: string, baseUrl: string): Promise<ParseResult>;
-  /** The href of every link on an HTML page, or null when the page cannot be parsed within the limits. */
-  pageHrefs(html: string): Promise<string[] | null>;
+  /** The pages an HTML page links to, resolved against `base` (see parse-jobs.ts), or null when it cannot be parsed within the limits. */
+  pageHrefs(html: string, base: string): Promise<string[] | null>;
   close(): Promise<void>;
 }
 
@@ -97,8 +97,8 @@ export function createPageParser({ timeLimitMs = 20_000, memoryLimitMb = 1024 }:
       const outcome = await run({ kind: "page", bytes, doc: { relPath: doc.relPath, ...(doc.url && { url: doc.url }) }, sourceId, baseUrl });
       return "result" in outcome ? (outcome.result as ParseResult) : { skipped: "unreadable" };
     },
-    async pageHrefs(html) {
-      const outcome = await run({ kind: "hrefs", html });
+    async pageHrefs(html, base) {
+      const outcome = await run({ kind: "hrefs", html, base });
       return "result" in outcome ? (outcome.result as string[]) : null;
     },
     async close() {
