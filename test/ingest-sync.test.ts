@@ -7,6 +7,7 @@ import { type AppServices, createServices } from "../src/app-services.ts";
 import { loadConfig } from "../src/config.ts";
 import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
+import { createPageParser } from "../src/ingest/page-parser.ts";
 import { FIXTURES, tempDir } from "./support/test-server.ts";
 
 const run = promisify(execFile);
@@ -71,6 +72,28 @@ describe("ingestion and sync", () => {
     await expect(services.writer.applyChanges(id, { upsert: [broken], remove: ["https://pg.example/docs/sql-reindex.html"] })).rejects.toThrow();
     expect(await search("zanzibar")).toEqual(before);
     expect((await search("rebuilds")).length).toBeGreaterThan(0);
+  });
+
+  it("keeps a changed page the parser cannot read within its limits as it was, and removes nothing that sync", async () => {
+    const cluster = path.join(docs, "sql-cluster.html");
+    const reindex = path.join(docs, "sql-reindex.html");
+    const [clusterHtml, reindexHtml] = [fs.readFileSync(cluster, "utf8"), fs.readFileSync(reindex, "utf8")];
+    fs.writeFileSync(cluster, clusterHtml.replace("(zanzibar)", "(zanzibar, again)"));
+    // A parser with no time at all: every changed page is over its limit, as on a machine too busy to parse it in time.
+    const parser = createPageParser({ timeLimitMs: 1 });
+    try {
+      fs.rmSync(reindex);
+      const synced = await ingestDocuments(
+        { ...services, parser },
+        { name: "PG", baseUrl: "https://pg.example/docs/", origin: docs, documents: listDocuments(docs) },
+      );
+      expect(synced).toMatchObject({ changed: 0, removed: 0, pages: 3 });
+      expect((await search("zanzibar")).map((c) => c.url)).toEqual(["https://pg.example/docs/sql-cluster.html"]);
+    } finally {
+      await parser.close();
+      fs.writeFileSync(cluster, clusterHtml);
+      fs.writeFileSync(reindex, reindexHtml);
+    }
   });
 
   it("sources sync ID re-reads the folder and ends with a summary line", async () => {

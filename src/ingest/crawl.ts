@@ -226,6 +226,7 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
       if (followLinks && /html/.test(type)) {
         // Parsed on the page parser's thread: a page it cannot read within its limits is left out.
         const hrefs = await parser.pageHrefs(bytes.toString("utf8"), finalUrl);
+        if (hrefs === "over-limit") return unavailable(url);
         if (!hrefs) return;
         for (const href of hrefs) {
           const link = normalise(href);

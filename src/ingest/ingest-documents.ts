@@ -101,6 +101,13 @@ export async function ingestDocuments(
   const total = Array.isArray(input.documents) ? input.documents.length : null;
   let done = 0;
   let incomplete = false;
+  // A page its site could not serve now: what is indexed of it stays, and so does every other page,
+  // since the pages it links to may not have been found either. Only a crawl that reached every page removes.
+  const keepAsIndexed = (url: string) => {
+    if (known.has(url)) present.add(url);
+    incomplete = true;
+    counts.skipped++;
+  };
   for await (const doc of input.documents) {
     input.onProgress?.(++done, total);
     if (doc.notModified) {
@@ -114,12 +121,7 @@ export async function ingestDocuments(
       continue;
     }
     if (doc.unavailable) {
-      // Its site could not serve it now: what is indexed of it stays, and so does every other page,
-      // since the pages it links to may not have been found either. Only a crawl that reached every page removes.
-      const url = pageUrl(doc, baseUrl);
-      if (known.has(url)) present.add(url);
-      incomplete = true;
-      counts.skipped++;
+      keepAsIndexed(pageUrl(doc, baseUrl));
       continue;
     }
     let bytes: Buffer;
@@ -141,6 +143,8 @@ export async function ingestDocuments(
         parsed[slot] = result.page;
         present.add(url);
       } else if (result.skipped === "not-content") counts.notContent++;
+      // Over the parser's limits now (a busy machine): kept as indexed, like a page its site could not serve.
+      else if (result.skipped === "over-limit") keepAsIndexed(url);
       else counts.skipped++;
     });
     parsing.add(job);

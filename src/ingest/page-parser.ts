@@ -12,8 +12,8 @@ import type { ParseResult } from "./parse-page.ts";
  */
 export interface PageParser {
   parsePage(bytes: Buffer, doc: { relPath: string; url?: string }, sourceId: string, baseUrl: string): Promise<ParseResult>;
-  /** The pages an HTML page links to, resolved against `base` (see parse-jobs.ts), or null when it cannot be parsed within the limits. */
-  pageHrefs(html: string, base: string): Promise<string[] | null>;
+  /** The pages an HTML page links to, resolved against `base` (see parse-jobs.ts); null for a page no parser can read, "over-limit" for one over the time or memory limit. */
+  pageHrefs(html: string, base: string): Promise<string[] | null | "over-limit">;
   close(): Promise<void>;
 }
 
@@ -24,7 +24,9 @@ export interface PageParserOptions {
   memoryLimitMb?: number;
 }
 
-type Pending = { job: ParseJob; settle: (outcome: { result: unknown } | { failed: true }) => void; fail: (error: Error) => void };
+/** What became of a job: its result; a page no parser can read (`failed`); or a page over a limit (`overLimit`: on a busier machine it may pass). */
+type Outcome = { result: unknown } | { failed: true } | { overLimit: true };
+type Pending = { job: ParseJob; settle: (outcome: Outcome) => void; fail: (error: Error) => void };
 
 const workerUrl = new URL("./page-parse-worker.mjs", import.meta.url);
 
@@ -35,7 +37,7 @@ export function createPageParser({ timeLimitMs = 20_000, memoryLimitMb = 1024 }:
   let current: Pending | null = null;
   let timer: NodeJS.Timeout | undefined;
 
-  const finish = (outcome: { result: unknown } | { failed: true }) => {
+  const finish = (outcome: Outcome) => {
     clearTimeout(timer);
     const done = current;
     current = null;
@@ -58,7 +60,7 @@ export function createPageParser({ timeLimitMs = 20_000, memoryLimitMb = 1024 }:
     started.on("exit", () => {
       if (started !== worker) return; // ended on purpose, already replaced
       worker = null;
-      if (current) return finish({ failed: true }); // out of memory, or a crash, on this page
+      if (current) return finish({ overLimit: true }); // out of memory, or a crash, on this page
       if (!ready) {
         // It never started: a broken install, not a bad page. Say so rather than skip every page.
         const error = new Error("The page parser's thread could not start.");
@@ -82,12 +84,12 @@ export function createPageParser({ timeLimitMs = 20_000, memoryLimitMb = 1024 }:
       const stuck = worker;
       worker = null;
       void stuck?.terminate();
-      finish({ failed: true });
+      finish({ overLimit: true });
     }, timeLimitMs);
   };
 
   const run = (job: ParseJob) =>
-    new Promise<{ result: unknown } | { failed: true }>((settle, fail) => {
+    new Promise<Outcome>((settle, fail) => {
       queue.push({ job, settle, fail });
       next();
     });
@@ -95,17 +97,19 @@ export function createPageParser({ timeLimitMs = 20_000, memoryLimitMb = 1024 }:
   return {
     async parsePage(bytes, doc, sourceId, baseUrl) {
       const outcome = await run({ kind: "page", bytes, doc: { relPath: doc.relPath, ...(doc.url && { url: doc.url }) }, sourceId, baseUrl });
-      return "result" in outcome ? (outcome.result as ParseResult) : { skipped: "unreadable" };
+      if ("result" in outcome) return outcome.result as ParseResult;
+      return { skipped: "overLimit" in outcome ? "over-limit" : "unreadable" };
     },
     async pageHrefs(html, base) {
       const outcome = await run({ kind: "hrefs", html, base });
-      return "result" in outcome ? (outcome.result as string[]) : null;
+      if ("result" in outcome) return outcome.result as string[];
+      return "overLimit" in outcome ? "over-limit" : null;
     },
     async close() {
       const closing = worker;
       worker = null;
-      for (const pending of queue.splice(0)) pending.settle({ failed: true });
-      if (current) finish({ failed: true });
+      for (const pending of queue.splice(0)) pending.settle({ overLimit: true });
+      if (current) finish({ overLimit: true });
       await closing?.terminate();
     },
   };

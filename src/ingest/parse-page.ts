@@ -5,7 +5,8 @@ import { contentHash, pageUrl } from "./ingest-documents.ts";
 import { extractMarkdown } from "./markdown-extract.ts";
 import { checkNesting } from "./nesting-limit.ts";
 
-export type ParseResult = { page: PageChunks } | { skipped: "unreadable" | "not-content" };
+/** `over-limit`: the page took the parser past its time or memory limit, which a less busy machine may not (see page-parser.ts). */
+export type ParseResult = { page: PageChunks } | { skipped: "unreadable" | "not-content" | "over-limit" };
 
 /**
  * Extracts and chunks one document's bytes. Synchronous and unbounded in time:
