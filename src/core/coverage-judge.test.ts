@@ -84,6 +84,8 @@ describe("code names", () => {
     expect(codeNames("How do I set `search_path` for `os.walk(top)`, e.g. len()?")).toEqual(["search_path", "os.walk"]);
     expect(codeNames("Does macOS ship PostgreSQL or Node.js?")).toEqual(["Node.js"]);
     expect(codeNames(`${"a".repeat(150)}.b ${"x_".repeat(60)}y`)).toEqual([]);
+    // A hostile question of thousands of names is read only until its first 64.
+    expect(codeNames(Array.from({ length: 10_000 }, (_, i) => `name_number_${i}`).join(" "))).toHaveLength(64);
   });
 
   const withText = (coverage: number, text: string): RankedPage => {

@@ -22,6 +22,9 @@ export class InternalAddress extends Error {
 const refusal = (host: string, address: string) =>
   new InternalAddress(`${host} resolves to ${address}, an internal address, which the crawler does not reach unless CRAWL_ALLOW_INTERNAL=1.`);
 
+/** A URL's hostname without the brackets of an IPv6 literal. */
+const bareHost = (hostname: string) => hostname.replace(/^\[|\]$/g, "");
+
 /**
  * True when a URL's host is written as an internal address: an IP literal in
  * an internal range, or `localhost`. Read from the URL the operator wrote, never
@@ -29,17 +32,17 @@ const refusal = (host: string, address: string) =>
  * when a sync starts does not make the site internal.
  */
 export function isInternalHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const host = bareHost(hostname).toLowerCase();
   if (net.isIP(host)) return !isPublicAddress(host);
   return host === "localhost" || host.endsWith(".localhost");
 }
 
 /**
- * fetch for the crawler. Unless the crawl may reach internal addresses (its
- * own site is internal), it connects only to public ones, checked on the
- * addresses the connection is made to: a site whose name resolved to a public
- * address when its crawl started cannot turn it to 127.0.0.1 or the cloud
- * metadata service (169.254.169.254) later on (DNS rebinding).
+ * fetch for the crawler. Unless the crawl may reach internal addresses (see
+ * isInternalHost, CRAWL_ALLOW_INTERNAL), it connects only to public ones,
+ * checked on the addresses each connection is made to: a site cannot point its
+ * name at 127.0.0.1 or the cloud metadata service (169.254.169.254), before a
+ * sync or during one (DNS rebinding).
  */
 export function crawlerFetch({ lookup = dns.lookup, allowInternal }: { lookup?: Lookup; allowInternal: boolean }): typeof fetch {
   const guarded = ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) =>
@@ -53,7 +56,7 @@ export function crawlerFetch({ lookup = dns.lookup, allowInternal }: { lookup?: 
     })) as unknown as Lookup;
   const agent = new Agent({ connect: { lookup: guarded } });
   return (async (input: string | URL, init?: RequestInit) => {
-    const host = new URL(String(input)).hostname.replace(/^\[|\]$/g, "");
+    const host = bareHost(new URL(String(input)).hostname);
     if (!allowInternal && net.isIP(host) && !isPublicAddress(host)) throw refusal(host, host);
     return undiciFetch(String(input), { ...(init as object), dispatcher: agent });
   }) as unknown as typeof fetch;

@@ -146,10 +146,8 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
       queue.push(s);
     }
   };
-  /**
-   * A sitemap's text, when it is on `site` and answers: the site's own, or the site of a sitemap the
-   * operator named with --sitemap (its entries are still only crawled inside the start folder).
-   */
+  // What the crawl yields, pages in the order they complete; a page or sitemap the site could not serve now is yielded
+  // as `unavailable`, so the sync keeps what it had indexed rather than take it for removed.
   const ready: SourceDocument[] = [];
   const pagePath = (url: string, type: string) => {
     const path = relPath(url.split("?")[0]!);
@@ -157,6 +155,10 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
   };
   const notServed = (url: string) =>
     ready.push({ url, relPath: pagePath(url, ""), unavailable: true, read: () => Promise.reject(new Error(`${url} could not be downloaded`)) });
+  /**
+   * A sitemap's text, when it is on `site` and answers: the site's own, or the site of a sitemap the
+   * operator named with --sitemap (its entries are still only crawled inside the start folder).
+   */
   const sitemap = async (url: string, site: string) => {
     if (!sameSite(url, site)) return null;
     const fetched = await crawlFetch(url, o, { follows: (to) => sameSite(to, site) }).catch(() => null);
@@ -186,7 +188,7 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
   const followLinks = seen.size === 0;
   if (followLinks) enqueue(options.url);
 
-  // Fetch with bounded concurrency; yield pages in the order they complete.
+  // Fetch with bounded concurrency.
   let active = 0;
   let wake: (() => void) | null = null;
   const signal = () => wake?.();
@@ -224,7 +226,7 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
       const finalUrl = response.url;
       const found = new Set<string>();
       if (followLinks && /html/.test(type)) {
-        // Parsed on the page parser's thread: a page it cannot read within its limits is left out.
+        // Parsed on the page parser's thread: a page no parser can read is left out, one over its limits kept as it was.
         const hrefs = await parser.pageHrefs(bytes.toString("utf8"), finalUrl);
         if (hrefs === "over-limit") return unavailable(url);
         if (!hrefs) return;

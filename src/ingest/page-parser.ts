@@ -7,8 +7,9 @@ import type { ParseResult } from "./parse-page.ts";
  * memory limit. Pages come from websites and folders docent does not control,
  * and parsers have slow cases nobody has found yet: on the server's thread one
  * such page would stall every request during a scheduled sync. A page over a
- * limit ends the thread (the only way to stop synchronous work) and is left
- * out; the next page starts a new one.
+ * limit ends the thread (the only way to stop synchronous work) and is reported
+ * as `over-limit` (a sync keeps what it had indexed of it); the next page
+ * starts a new thread.
  */
 export interface PageParser {
   parsePage(bytes: Buffer, doc: { relPath: string; url?: string }, sourceId: string, baseUrl: string): Promise<ParseResult>;
