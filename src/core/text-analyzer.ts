@@ -14,8 +14,16 @@ export interface TextAnalyzer {
   isStopWord(word: string): boolean;
 }
 
-/** A question's words worth searching for: stop words and one-letter words dropped, each once, at most `max`. */
-export function queryWords(analyzer: TextAnalyzer, text: string, max = 16): string[] {
+/**
+ * A question's words worth searching for: stop words and one-letter words
+ * dropped, each once, at most `max`. Enough for a question told with its
+ * context, whose ask often comes last ("…, I need one row per day. How do I
+ * produce the list of dates?"); a bound, so a hostile question of thousands
+ * of words costs what 32 cost.
+ */
+export const MAX_QUERY_WORDS = 32;
+
+export function queryWords(analyzer: TextAnalyzer, text: string, max = MAX_QUERY_WORDS): string[] {
   const out: string[] = [];
   for (const word of analyzer.words(text)) {
     if (word.length < 2 || analyzer.isStopWord(word) || out.includes(word)) continue;

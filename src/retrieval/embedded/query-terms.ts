@@ -15,6 +15,13 @@ import { correctSpelling } from "./spelling.ts";
  */
 const AGENT_NOUN = { scale: 0.5, fields: FIELD.title | FIELD.heading };
 
+/**
+ * A question's first words no passage holds that are tried for a misspelling:
+ * each try looks up a few hundred one-edit neighbours (~0.4 ms), and a real
+ * question has a typo or two, not a question's worth.
+ */
+const MAX_SPELLING_TRIES = 8;
+
 /** A word in more than this share of all passages is too common to select candidates by (it still ranks them)… */
 const COMMON_SHARE = 0.1;
 /** …once the index is large enough for that to matter. */
@@ -50,11 +57,12 @@ export function queryTerms(query: string, segments: readonly LoadedSegment[], te
     if (id !== undefined) for (const s of segments) df += postingsCount(s, id);
     return df;
   };
+  let tries = 0;
   for (const asked of queryWords(analyzer, query)) {
     let word = asked;
     let term = analyzer.term(word);
     // A misspelt word ("vacum") is searched as the word the documentation most likely means ("vacuum").
-    if (passagesHolding(term) === 0) {
+    if (passagesHolding(term) === 0 && tries++ < MAX_SPELLING_TRIES) {
       const corrected = correctSpelling(word, (candidate) => passagesHolding(analyzer.term(candidate)));
       if (corrected) [word, term] = [corrected, analyzer.term(corrected)];
     }

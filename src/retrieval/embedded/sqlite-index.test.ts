@@ -181,6 +181,34 @@ describe("misspelt question words", () => {
     expect(english.terms.map((t) => t.text)).toEqual(["plant"]);
     expect(english.chunks).toEqual([]);
   });
+
+  it("tries only a question's first eight unknown words, so a question of typos costs what eight cost", async () => {
+    const index = openSqliteIndex(tempFile());
+    const words = ["vacuum", "analyze", "reindex", "cluster", "checkpoint", "tablespace", "sequence", "trigger", "listen", "notify"];
+    await index.writer.replaceSource(ID, [
+      { url: "https://x/a.html", hash: "a", chunks: [{ sourceId: ID, url: "https://x/a.html", anchor: "", title: "A", section: "", text: words.join(" ") }] },
+    ]);
+    // Each word with its second letter dropped: none is English, each is one edit from a word of the page.
+    const typos = words.map((w) => w[0] + w.slice(2));
+    const found = await index.retrieve({ query: typos.join(" "), sourceIds: [ID], limit: 5 });
+    index.close();
+    expect(found.terms.map((t) => t.text)).toEqual([...words.slice(0, 8), ...typos.slice(8)]);
+  });
+});
+
+describe("long questions", () => {
+  it("reads a question told with its context to its ask, past its sixteenth word", async () => {
+    const index = openSqliteIndex(tempFile());
+    const page = (url: string, text: string) => ({ url, hash: url, chunks: [{ sourceId: ID, url, anchor: "", title: "", section: "", text }] });
+    await index.writer.replaceSource(ID, [page("https://x/series.html", "generate_series produces a row per day between two dates.")]);
+    const story =
+      "our finance team exports monthly sales figures into spreadsheets every quarter and complains whenever weekends holidays " +
+      "or quiet stretches leave gaps in charts they print for board meetings. how do I generate_series a row per day?";
+    const found = await index.retrieve({ query: story, sourceIds: [ID], limit: 5 });
+    index.close();
+    expect(found.terms.map((t) => t.text)).toContain("series");
+    expect(found.chunks[0]?.url).toBe("https://x/series.html");
+  });
 });
 
 describe("embeddings in the embedded index", () => {
