@@ -187,7 +187,8 @@ describe("CLI", () => {
     }
     expect((await cli("sources", "sync")).code).toBe(2);
     expect(JSON.parse((await cli("sources", "list", "--json")).stdout)).toEqual([]);
-  });
+    // Eleven CLI processes one after another: on a busy 2-core machine each start can take 3 s.
+  }, 90_000);
 
   it("skips a page no parser can read (HTML nested 10,000 deep) and ingests the rest of the folder", async () => {
     const folder = tempDir();

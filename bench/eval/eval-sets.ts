@@ -39,8 +39,9 @@ const shared = path.resolve(bench, "../../shared/eval");
  * offtopic4 (by a helper, committed before the changes they report on);
  * check5 with offtopic5 (written by another helper with heldout6's
  * instructions, without reading it, as tuning sets for what heldout6 showed:
- * questions with context, refused in agent mode);
- * offtopic is questions no source covers, offtopic2, 3 and 4 more of them, held out.
+ * questions with context, refused in agent mode); heldout7 with offtopic7
+ * (by a helper that never ran docent, committed before their first run);
+ * offtopic is questions no source covers, offtopic2, 3, 4 and 7 more of them, held out.
  */
 export const EVAL_SETS: EvalSet[] = [
   { name: "dev", file: path.join(shared, "dev.jsonl") },
@@ -55,11 +56,13 @@ export const EVAL_SETS: EvalSet[] = [
   { name: "heldout4", file: path.join(bench, "heldout4-questions.jsonl"), heldOut: true },
   { name: "heldout5", file: path.join(bench, "heldout5-questions.jsonl"), heldOut: true },
   { name: "heldout6", file: path.join(bench, "heldout6-questions.jsonl"), heldOut: true },
+  { name: "heldout7", file: path.join(bench, "heldout7-questions.jsonl"), heldOut: true },
   { name: "offtopic", file: path.join(bench, "offtopic-questions.jsonl") },
   { name: "offtopic5", file: path.join(bench, "offtopic5-questions.jsonl") },
   { name: "offtopic2", file: path.join(bench, "offtopic2-questions.jsonl"), heldOut: true },
   { name: "offtopic3", file: path.join(bench, "offtopic3-questions.jsonl"), heldOut: true },
   { name: "offtopic4", file: path.join(bench, "offtopic4-questions.jsonl"), heldOut: true },
+  { name: "offtopic7", file: path.join(bench, "offtopic7-questions.jsonl"), heldOut: true },
 ];
 
 export function readQuestions(file: string): EvalQuestion[] {
