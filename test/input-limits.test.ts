@@ -1,4 +1,5 @@
 import { TRPCClientError } from "@trpc/client";
+import { getIntrospectionQuery } from "graphql";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { graphqlRequest, trpcClient } from "./support/clients.ts";
@@ -154,6 +155,21 @@ describe("input limits", () => {
     expect(graphql.body.data).toBeUndefined();
     const huge = await graphqlRequest(server.url, server.key, `{ models { ${"id ".repeat(6000)} } }`);
     expect(huge.body.errors![0]!.message).toMatch(/5000 tokens/);
+
+    // Aliases spread through fragments multiply: 20 of `fields` in two fragments spread into each other
+    // made 4.6 KB of introspection answer 413 MB in 118 s. Counted with fragments expanded, refused before running.
+    const sel = (next: string) => `type{${next} ofType{${next} ofType{${next}}}}`;
+    const fragment = (name: string, next: string) =>
+      `fragment ${name} on __Type{${Array.from({ length: 20 }, (_, j) => `f${j}:fields{${sel(next)}}`).join(" ")}}`;
+    const started = performance.now();
+    const bomb = await graphqlRequest(server.url, server.key, `{ s0: __schema { types { ...T0 } } } ${fragment("T0", "...T1")} ${fragment("T1", "name")}`);
+    expect(bomb.body.errors![0]!.message).toMatch(/Aliases limit of 30 exceeded/);
+    expect(bomb.body.data).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(1000);
+    const fewAliases = Array.from({ length: 30 }, (_, i) => `m${i}: models { id }`).join(" ");
+    expect((await graphqlRequest(server.url, server.key, `{ ${fewAliases} }`)).body.errors).toBeUndefined();
+    const introspection = await graphqlRequest(server.url, server.key, getIntrospectionQuery());
+    expect(introspection.body.errors).toBeUndefined();
 
     const batch = Array.from({ length: 17 }, () => "models.list").join(",");
     const input = encodeURIComponent(JSON.stringify({}));
