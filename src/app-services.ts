@@ -27,7 +27,7 @@ import { createRateLimiter } from "./rate-limit/create-rate-limiter.ts";
 import { openSqliteIndex } from "./retrieval/embedded/sqlite-index.ts";
 import { isEnglishWord } from "./retrieval/english-words.ts";
 import { makeHybridRetriever } from "./retrieval/hybrid-retriever.ts";
-import { createAjvValidator } from "./structured/ajv-validator.ts";
+import { createThreadedSchemaValidator } from "./structured/threaded-validator.ts";
 import { englishAnalyzer } from "./text/english-analyzer.ts";
 import { everydayShare } from "./text/everyday-english.ts";
 import { createUsageServices, type UsageServices } from "./usage-services.ts";
@@ -124,12 +124,15 @@ export async function createServices(
   await changes.started;
   await Promise.all([catalog.reload(), keys.reload()]);
   const models = createModelRegistry(config, countTokens, analyzer);
+  // Loaded now, so the first structured request does not wait for the thread.
+  const schemaValidator = createThreadedSchemaValidator();
+  schemaValidator.warm();
   const engine = createChatEngine({
     catalog,
     retrieve,
     models,
     countTokens,
-    schemaValidator: createAjvValidator(),
+    schemaValidator,
     maxReferences: config.MAX_REFERENCES,
     minSimilarity: config.EMBEDDINGS_MIN_SIMILARITY,
     isWord: isEnglishWord,
@@ -167,6 +170,7 @@ export async function createServices(
       await usage.close().catch((error: unknown) => logger.error({ err: error }, "could not write the buffered usage and served completions at stop"));
       await prisma.$disconnect();
       await index.close();
+      await schemaValidator.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { costlySchema } from "./support/costly-schema.ts";
 import type { FakeProviderServer } from "./support/fake-provider-server.ts";
 import { type ServerWithProviders, startServerWithProviders, type TestServer } from "./support/test-server.ts";
 
@@ -76,6 +77,26 @@ describe("caller JSON Schemas", () => {
     const cycle = await post(format({ anyOf: [{ $ref: "#" }] }));
     expect(cycle.status).toBe(400);
     expect((await error(cycle)).message).toMatch(/refers to itself/);
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it("compiles callers' schemas off the server's thread: a schema slow to compile is refused and /healthz answers meanwhile", async () => {
+    const before = fake.requests.length;
+    // Each about 1 s to compile: on the server's thread, eight of them held /healthz for 6–7 s.
+    const costly = Array.from({ length: 4 }, (_, i) => post(format(costlySchema(`${Date.now()}-${i}`))));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const health = performance.now() - started;
+    for (const response of await Promise.all(costly)) {
+      expect(response.status).toBe(400);
+      expect(await error(response)).toMatchObject({
+        param: "response_format",
+        code: "invalid_schema",
+        message: expect.stringMatching(/too costly to compile/),
+      });
+    }
+    expect(health).toBeLessThan(500);
     expect(fake.requests.length).toBe(before);
   });
 });

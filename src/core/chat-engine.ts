@@ -148,7 +148,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
     checkInputLimits(request, deps.inputLimits ?? DEFAULT_INPUT_LIMITS);
     const format = structuredFormat(request.response_format);
     if (format) {
-      const problem = deps.schemaValidator.checkSchema(format.schema);
+      const problem = await deps.schemaValidator.checkSchema(format.schema);
       if (problem) throw badRequest(`response_format.json_schema.schema is not a valid JSON Schema: ${problem}`, "response_format", "invalid_schema");
       if (request.include_references) {
         throw badRequest(

@@ -10,12 +10,16 @@ export interface StructuredFormat {
   strict: boolean;
 }
 
-/** The port for JSON Schema: checking a schema up front and validating output. */
+/**
+ * The port for JSON Schema: checking a schema up front and validating output.
+ * Asynchronous: a caller's schema is compiled to code, which an adapter may
+ * do off the server's thread (see structured/threaded-validator.ts).
+ */
 export interface SchemaValidator {
   /** Null when `schema` is valid JSON Schema, else why not. */
-  checkSchema(schema: Record<string, unknown>): string | null;
+  checkSchema(schema: Record<string, unknown>): Promise<string | null>;
   /** Problems of `value` against `schema`, empty when it conforms. */
-  validate(schema: Record<string, unknown>, value: unknown): string[];
+  validate(schema: Record<string, unknown>, value: unknown): Promise<string[]>;
 }
 
 export function structuredFormat(format: ResponseFormat | null | undefined): StructuredFormat | null {
@@ -26,7 +30,7 @@ export function structuredFormat(format: ResponseFormat | null | undefined): Str
 }
 
 /** Parses and validates a reply; the list of problems is empty when it is good. */
-export function checkStructuredReply(text: string, format: StructuredFormat, validator: SchemaValidator): string[] {
+export async function checkStructuredReply(text: string, format: StructuredFormat, validator: SchemaValidator): Promise<string[]> {
   let value: unknown;
   try {
     value = JSON.parse(text);

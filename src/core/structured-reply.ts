@@ -48,7 +48,7 @@ export async function* structuredReply(
 ): AsyncGenerator<ChatPart> {
   try {
     let attempt = await collect(first, call.prompt, countTokens);
-    let problems = checkStructuredReply(attempt.text, format, validator);
+    let problems = await checkStructuredReply(attempt.text, format, validator);
     const usage = { ...attempt.usage };
     if (problems.length > 0) {
       const repair: ModelCallOptions = {
@@ -67,7 +67,7 @@ export async function* structuredReply(
       usage.promptTokens += attempt.usage.promptTokens;
       usage.completionTokens += attempt.usage.completionTokens;
       usage.reasoningTokens += attempt.usage.reasoningTokens;
-      problems = checkStructuredReply(attempt.text, format, validator);
+      problems = await checkStructuredReply(attempt.text, format, validator);
       if (problems.length > 0) {
         yield {
           type: "error",

@@ -3,6 +3,11 @@ import { checkStructuredReply, structuredFormat } from "../core/structured-outpu
 import { createAjvValidator } from "./ajv-validator.ts";
 
 const validator = createAjvValidator();
+/** The port's asynchronous shape over the same checks (the server runs them on a thread: threaded-validator.ts). */
+const port = {
+  checkSchema: async (s: Record<string, unknown>) => validator.checkSchema(s),
+  validate: async (s: Record<string, unknown>, v: unknown) => validator.validate(s, v),
+};
 
 describe("JSON Schema validation", () => {
   it("accepts valid schemas and explains invalid ones", () => {
@@ -11,17 +16,51 @@ describe("JSON Schema validation", () => {
     expect(validator.checkSchema({ properties: { a: { minLength: -1 } } })).toMatch(/minLength/);
   });
 
-  it("checks replies: JSON first, then the schema", () => {
+  it("checks replies: JSON first, then the schema", async () => {
     const format = structuredFormat({
       type: "json_schema",
       json_schema: { name: "x", schema: { type: "object", required: ["n"], properties: { n: { type: "integer" } } } },
     })!;
-    expect(checkStructuredReply('{"n": 1}', format, validator)).toEqual([]);
-    expect(checkStructuredReply('{"n": "one"}', format, validator)).toEqual(["/n must be integer"]);
-    expect(checkStructuredReply("{n: 1}", format, validator)[0]).toMatch(/not valid JSON/);
+    expect(await checkStructuredReply('{"n": 1}', format, port)).toEqual([]);
+    expect(await checkStructuredReply('{"n": "one"}', format, port)).toEqual(["/n must be integer"]);
+    expect((await checkStructuredReply("{n: 1}", format, port))[0]).toMatch(/not valid JSON/);
     const object = structuredFormat({ type: "json_object" })!;
-    expect(checkStructuredReply("[1]", object, validator)).toEqual(["the reply must be a JSON object"]);
+    expect(await checkStructuredReply("[1]", object, port)).toEqual(["the reply must be a JSON object"]);
     expect(structuredFormat({ type: "text" })).toBeNull();
+  });
+
+  it("reads the draft a schema declares: draft-07 as zod-to-json-schema and the AI SDK send it, 2019-09, 2020-12; refuses others by name", () => {
+    const draft07 = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      properties: { pair: { type: "array", items: [{ type: "string" }, { $ref: "#/definitions/n" }], additionalItems: false } },
+      definitions: { n: { type: "integer" } },
+    };
+    expect(validator.checkSchema(draft07)).toBeNull();
+    // Draft-07's tuple form of `items` (2020-12 reads `items` as one schema for every item).
+    expect(validator.validate(draft07, { pair: ["a", 1] })).toEqual([]);
+    expect(validator.validate(draft07, { pair: ["a", "b"] })).toEqual(["/pair/1 must be integer"]);
+    expect(validator.validate(draft07, { pair: ["a", 1, 2] })[0]).toMatch(/must NOT have more than 2 items/);
+    expect(validator.checkSchema({ $schema: "https://json-schema.org/draft-07/schema", type: "string" })).toBeNull();
+    expect(validator.checkSchema({ $schema: "http://json-schema.org/draft-06/schema#", type: "string" })).toBeNull();
+    expect(validator.checkSchema({ $schema: "https://json-schema.org/draft/2019-09/schema", type: "string" })).toBeNull();
+    expect(validator.checkSchema({ $schema: "https://json-schema.org/draft/2020-12/schema", prefixItems: [{ type: "string" }] })).toBeNull();
+    expect(validator.checkSchema({ $schema: "http://json-schema.org/draft-04/schema#", type: "object" })).toMatch(
+      /not a JSON Schema draft docent reads: use draft-06, draft-07/,
+    );
+  });
+
+  it("keeps no caller's $id: another schema with the same $id is read on its own", () => {
+    const id = "https://example.com/schemas/reply";
+    expect(validator.checkSchema({ $id: id, type: "object" })).toBeNull();
+    const other = { $id: id, type: "string", $defs: { s: { minLength: 2 } }, allOf: [{ $ref: "#/$defs/s" }] };
+    expect(validator.checkSchema(other)).toBeNull();
+    expect(validator.validate(other, "a")[0]).toMatch(/must NOT have fewer than 2 characters/);
+    expect(validator.validate(other, "ab")).toEqual([]);
+    // A reference through the root's own $id still resolves.
+    const absolute = { $id: id, type: "object", properties: { n: { $ref: `${id}#/$defs/n` } }, $defs: { n: { type: "integer" } } };
+    expect(validator.checkSchema(absolute)).toBeNull();
+    expect(validator.validate(absolute, { n: "x" })).toEqual(["/n must be integer"]);
   });
 
   it("runs caller patterns on a linear-time engine: ^(a|a)*$ against 10,000 a's and a '!' answers at once", () => {

@@ -1,5 +1,7 @@
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import type { SchemaValidator } from "../core/structured-output.ts";
+import { Ajv, type Options, type ValidateFunction } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import draft06 from "ajv/dist/refs/json-schema-draft-06.json" with { type: "json" };
 import { linearRegExpEngine, MAX_SCHEMA_INSTRUCTIONS } from "./linear-regexp.ts";
 import { schemaCost } from "./schema-cost.ts";
 
@@ -21,24 +23,73 @@ export const MAX_REPLY_CHECKS = 250_000;
 export const MAX_REPLY_CHARACTER_CHECKS = 20_000_000;
 const ENDLESS = "the schema refers to itself without end (a $ref cycle that validates nothing before recursing)";
 
+/** Checking and validating with JSON Schema, synchronously: what the schema thread runs (see threaded-validator.ts). */
+export interface SchemaChecks {
+  /** Null when `schema` is valid JSON Schema, else why not. */
+  checkSchema(schema: Record<string, unknown>): string | null;
+  /** Problems of `value` against `schema`, empty when it conforms. */
+  validate(schema: Record<string, unknown>, value: unknown): string[];
+}
+
+/** The drafts a schema may declare in `$schema` (without one, 2020-12), by their meta-schema URI without scheme or `#`. */
+const DRAFTS = {
+  "json-schema.org/draft/2020-12/schema": "2020-12",
+  "json-schema.org/draft/2019-09/schema": "2019-09",
+  "json-schema.org/draft-07/schema": "draft-07",
+  "json-schema.org/draft-06/schema": "draft-06",
+} as const;
+type Draft = (typeof DRAFTS)[keyof typeof DRAFTS];
+
+/** The draft `$schema` declares, or why it cannot be used; draft-06 and -07 are read by one Ajv class. */
+function draftOf(schema: Record<string, unknown>): Draft | { problem: string } {
+  const declared = schema.$schema;
+  if (declared === undefined) return "2020-12";
+  const draft = typeof declared === "string" ? DRAFTS[declared.replace(/^https?:\/\//, "").replace(/#$/, "") as keyof typeof DRAFTS] : undefined;
+  return (
+    draft ?? {
+      problem: `$schema ${JSON.stringify(declared).slice(0, 100)} is not a JSON Schema draft docent reads: use draft-06, draft-07, 2019-09 or 2020-12 (the default)`,
+    }
+  );
+}
+
 /**
- * JSON Schema (draft 2020-12, which also reads most draft-07 schemas) through
- * Ajv. Schemas come from callers, so Ajv does not trust them: their patterns
- * run on a linear-time engine (see linear-regexp.ts), a schema that recurses
- * without consuming its input is refused, and each schema's verdict and
- * compiled validator are cached by its text in a bounded cache. (The schema's size and depth are
- * limited before it gets here: src/core/input-limits.ts.)
+ * JSON Schema (2020-12 unless `$schema` names draft-06, draft-07 or 2019-09:
+ * zod-to-json-schema and the AI SDK send draft-07) through Ajv. Schemas come
+ * from callers, so Ajv does not trust them: their patterns run on a
+ * linear-time engine (see linear-regexp.ts), a schema that recurses without
+ * consuming its input is refused, each is compiled without registering its
+ * `$id` (one caller's `$id` must not refuse another's schema, nor tell them it
+ * was used), and each schema's verdict and compiled validator are cached by
+ * its text in a bounded cache. (The schema's size and depth are limited
+ * before it gets here: src/core/input-limits.ts.)
  */
-export function createAjvValidator(): SchemaValidator {
+export function createAjvValidator(): SchemaChecks {
   const budget = { left: MAX_SCHEMA_INSTRUCTIONS };
   // Referenced schemas are compiled once, not inlined at every use: inlining lets a small schema of
   // $defs that refer to each other two by two compile to exponential code. Ajv's code optimisation
   // passes are skipped too: compiling is then about twice as fast, and replies are small.
-  const newAjv = () =>
-    // Every error (for the repair prompt): their number is bounded with the checks, since schema-cost.ts
-    // counts a `required` or `enum` by its length (2,500 names reached 2,000 times made millions of errors).
-    new Ajv2020({ allErrors: true, strict: false, validateFormats: false, inlineRefs: false, code: { regExp: linearRegExpEngine(budget), optimize: false } });
-  let ajv = newAjv();
+  // Every error (for the repair prompt): their number is bounded with the checks, since schema-cost.ts
+  // counts a `required` or `enum` by its length (2,500 names reached 2,000 times made millions of errors).
+  const options: Options = {
+    allErrors: true,
+    strict: false,
+    validateFormats: false,
+    inlineRefs: false,
+    code: { regExp: linearRegExpEngine(budget), optimize: false },
+  };
+  const newAjv = (draft: Draft) => {
+    if (draft === "2020-12") return new Ajv2020(options);
+    if (draft === "2019-09") return new Ajv2019(options);
+    const ajv = new Ajv(options);
+    ajv.addMetaSchema(draft06);
+    return ajv;
+  };
+  let instances = new Map<Draft, Ajv | Ajv2019 | Ajv2020>();
+  const ajvFor = (draft: Draft) => {
+    let ajv = instances.get(draft);
+    if (!ajv) instances.set(draft, (ajv = newAjv(draft)));
+    return ajv;
+  };
   // Each schema's verdict and compiled validator, by the schema's text, in one bounded cache.
   const cache = new Map<string, Verdict>();
   const verdict = (schema: Record<string, unknown>) => {
@@ -47,14 +98,19 @@ export function createAjvValidator(): SchemaValidator {
     if (!known) {
       if (cache.size >= CACHE_SIZE) {
         cache.clear();
-        ajv = newAjv();
+        instances = new Map();
       }
       known = judge(schema);
       cache.set(key, known);
     }
     return known;
   };
-  const judge = (schema: Record<string, unknown>): Verdict => {
+  const judge = (declared: Record<string, unknown>): Verdict => {
+    const draft = draftOf(declared);
+    if (typeof draft === "object") return { problem: draft.problem, perPath: 0 };
+    const ajv = ajvFor(draft);
+    // The instance is the draft's: `$schema` is left out, so any spelling of the draft's URI reads the same.
+    const { $schema: _draft, ...schema } = declared;
     try {
       if (!ajv.validateSchema(schema)) return { problem: ajv.errorsText(ajv.errors, { dataVar: "schema" }), perPath: 0 };
       // Counted before anything runs: validating is exponential in the fan-out of anyOf/oneOf/allOf and $refs.
@@ -71,7 +127,14 @@ export function createAjvValidator(): SchemaValidator {
         };
       budget.left = MAX_SCHEMA_INSTRUCTIONS;
       // One spelling per reference: Ajv compiles `#/$defs/a` and `#/%24defs/a`… once each.
-      const fn = ajv.compile(canonicalRefs(schema) as Record<string, unknown>);
+      const canonical = canonicalRefs(schema) as Record<string, unknown>;
+      let fn: ValidateFunction;
+      try {
+        fn = ajv.compile(canonical);
+      } finally {
+        // Ajv keeps a compiled schema's `$id` as a name for every later schema: forgotten at once, the compiled validator keeps what it needs.
+        if (typeof canonical.$id === "string") ajv.removeSchema(canonical.$id);
+      }
       for (const probe of PROBES) fn(probe);
       // uniqueItems compares every pair of items.
       return { problem: null, perPath: cost, pairwise: JSON.stringify(schema).includes('"uniqueItems":true'), fn };

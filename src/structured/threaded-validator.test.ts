@@ -1,0 +1,29 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { costlySchema } from "../../test/support/costly-schema.ts";
+import { createThreadedSchemaValidator } from "./threaded-validator.ts";
+
+describe("the schema thread", () => {
+  const validator = createThreadedSchemaValidator({ timeLimitMs: 150 });
+  afterAll(() => validator.close());
+
+  it("checks schemas and validates replies off the server's thread", async () => {
+    expect(await validator.checkSchema({ type: "object", required: ["n"] })).toBeNull();
+    expect(await validator.checkSchema({ type: "objekt" })).toMatch(/type/);
+    expect(await validator.validate({ type: "object", required: ["n"] }, {})).toEqual(["/ must have required property 'n'"]);
+  });
+
+  it("refuses a schema over its time limit, and the server's thread stays free meanwhile", async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    const started = performance.now();
+    const problem = await validator.checkSchema(costlySchema("a"));
+    const took = performance.now() - started;
+    clearInterval(timer);
+    expect(problem).toMatch(/took longer than 150 ms: its patterns or subschemas are too costly to compile/);
+    // On the server's thread the compile held every timer for its whole length; here the timer kept running.
+    expect(ticks).toBeGreaterThan(took / 5 / 4);
+    // The thread that was ended is replaced for the next job.
+    expect(await validator.checkSchema({ type: "string", pattern: "^a+$" })).toBeNull();
+    expect(await validator.validate({ type: "string", pattern: "^a+$" }, "b")).toEqual(['/ must match pattern "^a+$"']);
+  });
+});

@@ -1,0 +1,109 @@
+import { Worker } from "node:worker_threads";
+
+/**
+ * A thread that runs one job at a time, each within a time and memory limit.
+ * What it runs comes from outside docent (web pages, callers' JSON Schemas),
+ * and libraries have slow cases nobody has found yet: on the server's thread
+ * one such job would stall every request. A job over a limit ends the thread
+ * (the only way to stop synchronous work) and is reported as `overLimit`; the
+ * next job starts a new thread. The thread's script posts "ready" once loaded,
+ * then `{ result }` or `{ failed: true }` for each job it is sent.
+ */
+export interface LimitedThread<Job> {
+  run(job: Job): Promise<ThreadOutcome>;
+  /** Starts the thread now, so the first job does not wait for it to load. */
+  warm(): void;
+  close(): Promise<void>;
+}
+
+/** What became of a job: its result; a job the thread threw on (`failed`); or one over a limit (`overLimit`). */
+export type ThreadOutcome = { result: unknown } | { failed: true } | { overLimit: true };
+
+export interface LimitedThreadOptions {
+  /** The thread's script (plain JavaScript, so it starts the same under tsx, vitest and dist/). */
+  script: URL;
+  timeLimitMs: number;
+  memoryLimitMb: number;
+  /** Said when the thread cannot start at all: a broken install, not a bad job. */
+  name: string;
+}
+
+type Pending<Job> = { job: Job; settle: (outcome: ThreadOutcome) => void; fail: (error: Error) => void };
+
+export function createLimitedThread<Job>({ script, timeLimitMs, memoryLimitMb, name }: LimitedThreadOptions): LimitedThread<Job> {
+  const queue: Pending<Job>[] = [];
+  let worker: Worker | null = null;
+  let ready = false;
+  let current: Pending<Job> | null = null;
+  let timer: NodeJS.Timeout | undefined;
+
+  const finish = (outcome: ThreadOutcome) => {
+    clearTimeout(timer);
+    const done = current;
+    current = null;
+    done?.settle(outcome);
+    next();
+  };
+
+  const start = () => {
+    const started = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb } });
+    worker = started;
+    ready = false;
+    started.on("message", (message: "ready" | ThreadOutcome) => {
+      if (started !== worker) return;
+      if (message === "ready") {
+        ready = true;
+        next();
+      } else finish(message);
+    });
+    started.on("error", () => {}); // its exit follows and says what matters
+    started.on("exit", () => {
+      if (started !== worker) return; // ended on purpose, already replaced
+      worker = null;
+      if (current) return finish({ overLimit: true }); // out of memory, or a crash, on this job
+      if (!ready) {
+        const error = new Error(`The ${name}'s thread could not start.`);
+        for (const pending of queue.splice(0)) pending.fail(error);
+      }
+    });
+  };
+
+  const next = () => {
+    if (current) return;
+    if (queue.length === 0) {
+      worker?.unref(); // an idle thread keeps no process alive
+      return;
+    }
+    if (!worker) return start();
+    worker.ref();
+    if (!ready) return;
+    current = queue.shift()!;
+    worker.postMessage(current.job);
+    timer = setTimeout(() => {
+      const stuck = worker;
+      worker = null;
+      void stuck?.terminate();
+      finish({ overLimit: true });
+    }, timeLimitMs);
+  };
+
+  return {
+    run: (job) =>
+      new Promise<ThreadOutcome>((settle, fail) => {
+        queue.push({ job, settle, fail });
+        next();
+      }),
+    warm() {
+      if (worker) return;
+      start();
+      worker!.unref();
+    },
+    async close() {
+      const closing = worker;
+      worker = null;
+      for (const pending of queue.splice(0)) pending.settle({ overLimit: true });
+      if (current) finish({ overLimit: true });
+      await closing?.terminate();
+    },
+  };
+}
