@@ -1,7 +1,8 @@
 import { createOpenAI } from "@ai-sdk/openai";
-import { generateText, streamText } from "ai";
+import { generateObject, generateText, streamText } from "ai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { FakeProviderServer } from "./support/fake-provider-server.ts";
 import { pageOf, type ServerWithProviders, startServerWithProviders, type TestServer } from "./support/test-server.ts";
 
@@ -388,6 +389,20 @@ describe("the Responses API", () => {
       expect(result.usage.inputTokens).toBe(expected.usage.input_tokens);
       expect(result.sources.map((s: any) => s.url)).toEqual(expected.output[0].content[0].annotations.map((a: any) => a.url));
       expect(result.sources.length).toBeGreaterThan(0);
+    });
+
+    it("generateObject gets JSON its schema validates: the SDK's draft-07 schema is read as draft-07", async () => {
+      const openai = provider();
+      fake.queue({ kind: "reply", text: VALID });
+      const result = await generateObject({
+        model: openai("provider_a"),
+        schema: z.object({ command: z.string(), explanation: z.string() }),
+        prompt: "How do I physically reorder a table according to an index?",
+        maxRetries: 0,
+      });
+      expect(calls.at(-1)).toBe(`${server.url}/v1/responses`);
+      expect(result.object).toEqual(JSON.parse(VALID));
+      expect(fake.requests.at(-1)!.body.response_format.json_schema.schema.$schema).toBe("http://json-schema.org/draft-07/schema#");
     });
 
     it("streamText streams the same text and sources", async () => {
