@@ -18,6 +18,7 @@ import { openApiRoutes } from "./http/openapi/openapi-routes.ts";
 import { logRequests } from "./http/request-log.ts";
 import { labelInterface, type TraceEnv, traceRequests } from "./http/request-trace.ts";
 import { restRoutes } from "./http/rest-routes.ts";
+import { whileKeyActive } from "./http/while-key-active.ts";
 import { mcpRoutes } from "./mcp/mcp-routes.ts";
 import { playgroundRoutes } from "./playground/playground-routes.ts";
 import { createTrpcHandler } from "./trpc/handler.ts";
@@ -77,7 +78,7 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
       },
     }),
   );
-  app.on(["GET", "POST", "PUT", "DELETE"], ["/graphql", "/graphql/stream"], limitBody(maxBodyBytes, { refuse: refusalResponse }), (c) => {
+  app.on(["GET", "POST", "PUT", "DELETE"], ["/graphql", "/graphql/stream"], limitBody(maxBodyBytes, { refuse: refusalResponse }), async (c) => {
     // A body is JSON, whose depth and size limitBody has checked; Yoga would also parse a form-encoded
     // one, whose `variables` (JSON inside a form field) no limit has seen.
     const type = c.req.header("content-type");
@@ -93,7 +94,14 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
     const admitted = c.get("admission");
     // graphql-sse reserves and opens its stream before Yoga builds a context: refuse here in GraphQL's shape.
     if (c.req.path === "/graphql/stream" && "error" in admitted) return refusalResponse(admitted.error);
-    return graphql(c.req.raw, admitted);
+    const response = await graphql(c.req.raw, admitted);
+    // The single-connection stream outlives its admission: it ends when its key is revoked or expires.
+    if (c.req.path !== "/graphql/stream" || c.req.method !== "GET" || !response.body || "error" in admitted) return response;
+    const keyId = admitted.caller.key.id;
+    return new Response(
+      whileKeyActive(response.body, async () => (await services.keys.getActive(keyId)) !== null),
+      response,
+    );
   });
   const trpc = createTrpcHandler(services);
   app.use("/trpc/*", admission(admitDeps, { reject: false }));

@@ -59,6 +59,38 @@ describe("GraphQL stream tokens", () => {
     expect(operation.status).toBe(401);
   });
 
+  it("goes with its own key only: another key's Authorization cannot send operations into the stream", async () => {
+    const owner = await server.services.keys.create("owner");
+    const other = await server.services.keys.create("other");
+    const token = await reserve(owner.key);
+    const send = (authorization: string) =>
+      fetch(`${server.url}/graphql/stream`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-graphql-event-stream-token": token, authorization },
+        body: JSON.stringify({ query: "{ sources { id } }", extensions: { operationId: "1" } }),
+      });
+    expect((await send(`Bearer ${other.key}`)).status).toBe(401);
+    await server.services.keys.revoke(owner.id);
+    expect((await send(`Bearer ${other.key}`)).status).toBe(401);
+  });
+
+  it("an open stream ends within seconds of its key's revocation", async () => {
+    const created = await server.services.keys.create("streaming");
+    const token = await reserve(created.key);
+    const response = await fetch(`${server.url}/graphql/stream?token=${encodeURIComponent(token)}`, { headers: { accept: "text/event-stream" } });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const ended = (async () => {
+      for (;;) if ((await reader.read()).done) return performance.now();
+    })();
+    const revoked = performance.now();
+    await server.services.keys.revoke(created.id);
+    const timeout = new Promise<"open">((resolve) => setTimeout(() => resolve("open"), 5_000).unref());
+    const end = await Promise.race([ended, timeout]);
+    expect(end).not.toBe("open");
+    expect((end as number) - revoked).toBeLessThan(3_000);
+  });
+
   it("refuses a token it never issued", async () => {
     expect(await openStream("made-up-token")).toBe(401);
   });

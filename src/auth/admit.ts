@@ -33,9 +33,11 @@ export interface AdmitDeps {
 /** Authenticates a request and takes its share of the key's limits; throws a DocentError when refused. */
 export async function admit({ keys, limiter }: AdmitDeps, { authorization, streamToken }: Credentials): Promise<Admitted> {
   let key: ApiKeyInfo;
-  if (streamToken && !authorization) {
+  if (streamToken) {
     const found = streamToken.keyId ? await keys.getActive(streamToken.keyId) : null;
     if (!found) throw invalidKey();
+    // A token goes with its own key only: another key's header must not send operations into this key's stream.
+    if (authorization && (await authenticate(keys, authorization)).id !== found.id) throw invalidKey();
     key = found;
   } else {
     key = await authenticate(keys, authorization);
