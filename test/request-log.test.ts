@@ -36,6 +36,17 @@ describe("request logs", () => {
       body: JSON.stringify(body),
     });
 
+  it("does not log a GraphQL client's mistakes as unexpected errors", async () => {
+    const before = log.records().length;
+    await graphqlRequest(server.url, server.key, "{ sources { id ");
+    await graphqlRequest(server.url, server.key, "{ nosuchfield }");
+    await graphqlRequest(server.url, server.key, "query ($i: ID!) { source(id: $i) { id } }", { i: { a: 1 } });
+    await post("/graphql", [{ query: "{ models { id } }" }]);
+    const lines = log.records().slice(before);
+    expect(lines.filter((r) => r.msg === "request")).toHaveLength(4);
+    expect(lines.filter((r) => r.level >= 50)).toEqual([]);
+  });
+
   it("writes one JSON line per request with its id, route, door, status, duration, key id and what answered", async () => {
     const before = log.requests().length;
     const response = await post("/v1/chat/completions", { model: "agent", messages: [{ role: "user", content: QUESTION }] }, { "x-request-id": "abc-123" });

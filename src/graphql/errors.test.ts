@@ -11,6 +11,19 @@ describe("GraphQL error mapping", () => {
     expect(masked.extensions).toMatchObject({ code: "NOT_FOUND", param: "id", reason: "source_not_found" });
   });
 
+  it("passes a client's mistakes (parse, validation, variables) as they are, without logging them as unexpected", () => {
+    const log = vi.fn();
+    for (const error of [
+      new GraphQLError("Syntax Error: Expected Name, found <EOF>."),
+      new GraphQLError('Variable "$i" got invalid value { a: 1 }; ID cannot represent value: { a: 1 }', {
+        originalError: new GraphQLError("ID cannot represent value"),
+      }),
+    ]) {
+      expect(maskError(error, "Unexpected error.", false, log)).toBe(error);
+    }
+    expect(log).not.toHaveBeenCalled();
+  });
+
   it("masks unexpected errors and logs them", () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => {});
     const masked = maskError(new GraphQLError("x", { originalError: new Error("database password is hunter2") }), "Unexpected error.") as GraphQLError;

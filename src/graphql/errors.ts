@@ -1,4 +1,4 @@
-import type { GraphQLError } from "graphql";
+import { GraphQLError } from "graphql";
 import { createGraphQLError, maskError as yogaMaskError } from "graphql-yoga";
 import { DocentError, type ErrorCode } from "../core/errors.ts";
 import { HTTP_STATUS } from "../http/error-response.ts";
@@ -27,7 +27,13 @@ export function toGraphQLError(error: DocentError): GraphQLError {
   });
 }
 
-/** Yoga's error mask: DocentErrors pass with their code; anything else is logged and stays masked. */
+/**
+ * Yoga's error mask: DocentErrors pass with their code; a client's mistake
+ * that graphql-js or Yoga reported (a parse or validation error, a variable of
+ * the wrong type, a batch) passes as it is, unlogged; anything else is logged
+ * and stays masked. Logging client mistakes as unexpected let any key holder
+ * fill the error log with stack traces.
+ */
 export function maskError(
   error: unknown,
   message: string,
@@ -38,6 +44,7 @@ export function maskError(
   const docent = original instanceof DocentError ? original : (original as { originalError?: unknown })?.originalError;
   if (docent instanceof DocentError && docent.code !== "INTERNAL_SERVER_ERROR") return toGraphQLError(docent);
   if ((error as { extensions?: { code?: string } }).extensions?.code === "UNAUTHENTICATED") return error as Error;
+  if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) return yogaMaskError(error, message, isDev);
   logError(original);
   return yogaMaskError(error, message, isDev);
 }
