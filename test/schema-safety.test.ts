@@ -99,4 +99,29 @@ describe("caller JSON Schemas", () => {
     expect(health).toBeLessThan(500);
     expect(fake.requests.length).toBe(before);
   });
+
+  it("takes callers in turn on the schema thread: one key's many costly schemas do not keep another key waiting behind them all", async () => {
+    const other = await server.services.keys.create("patient");
+    const finished: string[] = [];
+    const costly = Array.from({ length: 10 }, (_, i) => post(format(costlySchema(`turn-${Date.now()}-${i}`))).then(() => finished.push(`costly${i}`)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const plain = fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${other.key}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "provider_a",
+        messages: [{ role: "user", content: "How do I physically reorder a table according to an index?" }],
+        sources: [server.sources.pg],
+        response_format: format({ type: "object" }),
+      }),
+    }).then((response) => {
+      finished.push("plain");
+      return response;
+    });
+    expect((await plain).status).toBe(200);
+    await Promise.all(costly);
+    // Served in turn, each of the other key's two jobs (its schema, then its reply) waits for at most two of the first key's;
+    // first come, first served, it waited for all ten.
+    expect(finished.indexOf("plain")).toBeLessThanOrEqual(4);
+  });
 });

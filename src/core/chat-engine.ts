@@ -144,11 +144,14 @@ export function createChatEngine(deps: ChatEngineDeps) {
    * Everything that can be refused is refused here, before any output exists.
    * `scope` is the caller's key's sources: others are treated as if they did not exist.
    */
-  async function open(request: ChatCompletionRequest, { signal, scope = null }: { signal?: AbortSignal; scope?: SourceScope } = {}): Promise<OpenedCompletion> {
+  async function open(
+    request: ChatCompletionRequest,
+    { signal, scope = null, caller = null }: { signal?: AbortSignal; scope?: SourceScope; caller?: string | null } = {},
+  ): Promise<OpenedCompletion> {
     checkInputLimits(request, deps.inputLimits ?? DEFAULT_INPUT_LIMITS);
     const format = structuredFormat(request.response_format);
     if (format) {
-      const problem = await deps.schemaValidator.checkSchema(format.schema);
+      const problem = await deps.schemaValidator.checkSchema(format.schema, { caller, signal });
       if (problem) throw badRequest(`response_format.json_schema.schema is not a valid JSON Schema: ${problem}`, "response_format", "invalid_schema");
       if (request.include_references) {
         throw badRequest(
@@ -185,7 +188,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
     const retrievalStart = Date.now();
     const picked = await select(query, request.sources, catalog, scope === null, { signal, choose, retrieve });
     const answerable = request.sources ? namedSources(request.sources, catalog) : catalog;
-    const opened = await answer(request, model, format, query, picked, answerable, signal, Date.now() - retrievalStart);
+    const opened = await answer(request, model, format, query, picked, answerable, signal, Date.now() - retrievalStart, caller);
     let parts = opened.parts;
     for (const usage of [picked.choice?.usage, rewrite?.usage]) if (usage) parts = withExtraUsage(parts, usage);
     return { ...opened, parts };
@@ -207,6 +210,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
     answerable: readonly SourceInfo[],
     signal: AbortSignal | undefined,
     retrievalMs: number,
+    caller: string | null,
   ): Promise<OpenedCompletion> {
     const { pages, candidates } = groundingPages(picked, query);
     const grounded = groundPages(pages, { maxReferences: deps.maxReferences });
@@ -247,7 +251,8 @@ export function createChatEngine(deps: ChatEngineDeps) {
     const { stream } = started;
     // With AGENT_FALLBACK another provider may have answered: say which.
     const served = started.answeredBy ? { ...base, ...started.answeredBy } : base;
-    if (format) return { ...served, parts: structuredReply(stream, { model, call, format, validator: deps.schemaValidator, countTokens: deps.countTokens }) };
+    if (format)
+      return { ...served, parts: structuredReply(stream, { model, call, format, validator: deps.schemaValidator, countTokens: deps.countTokens, caller }) };
     return {
       ...served,
       parts: relay(stream, model, () => countPromptTokens(prompt, deps.countTokens), deps.countTokens, grounded, request.include_references === true),

@@ -9,7 +9,8 @@ import type { SourceScope } from "./source-scope.ts";
 
 /** What runs a completion: the engine's `open` (a narrow type, so tests and interfaces need no more). */
 export interface CompletionOpener {
-  open(request: ChatCompletionRequest, options: { signal: AbortSignal; scope: SourceScope }): Promise<OpenedCompletion>;
+  /** `caller`: the key asking, so work shared between callers is taken in turn. */
+  open(request: ChatCompletionRequest, options: { signal: AbortSignal; scope: SourceScope; caller?: string | null }): Promise<OpenedCompletion>;
 }
 
 /** One completion in flight, for any interface: collect it, or stream its parts or chunks. Each is single-use. */
@@ -49,7 +50,7 @@ export async function runCompletion(
 
   let opened: OpenedCompletion;
   try {
-    opened = await engine.open(request, { signal: controller.signal, scope });
+    opened = await engine.open(request, { signal: controller.signal, scope, caller: trace?.keyId ?? null });
   } catch (error) {
     settle();
     throw toDocentError(error);

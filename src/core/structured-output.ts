@@ -17,9 +17,15 @@ export interface StructuredFormat {
  */
 export interface SchemaValidator {
   /** Null when `schema` is valid JSON Schema, else why not. */
-  checkSchema(schema: Record<string, unknown>): Promise<string | null>;
+  checkSchema(schema: Record<string, unknown>, options?: SchemaWork): Promise<string | null>;
   /** Problems of `value` against `schema`, empty when it conforms. */
-  validate(schema: Record<string, unknown>, value: unknown): Promise<string[]>;
+  validate(schema: Record<string, unknown>, value: unknown, options?: SchemaWork): Promise<string[]>;
+}
+
+/** Whose request the work is for (work shared between callers is taken in turn), and its signal (work not begun is dropped). */
+export interface SchemaWork {
+  caller?: string | null;
+  signal?: AbortSignal;
 }
 
 export function structuredFormat(format: ResponseFormat | null | undefined): StructuredFormat | null {
@@ -30,7 +36,7 @@ export function structuredFormat(format: ResponseFormat | null | undefined): Str
 }
 
 /** Parses and validates a reply; the list of problems is empty when it is good. */
-export async function checkStructuredReply(text: string, format: StructuredFormat, validator: SchemaValidator): Promise<string[]> {
+export async function checkStructuredReply(text: string, format: StructuredFormat, validator: SchemaValidator, work?: SchemaWork): Promise<string[]> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -38,5 +44,5 @@ export async function checkStructuredReply(text: string, format: StructuredForma
     return [`the reply is not valid JSON (${(error as Error).message})`];
   }
   if (format.kind === "json_object" && (value === null || typeof value !== "object" || Array.isArray(value))) return ["the reply must be a JSON object"];
-  return validator.validate(format.schema, value);
+  return validator.validate(format.schema, value, work);
 }

@@ -44,11 +44,19 @@ export async function* structuredReply(
     format,
     validator,
     countTokens,
-  }: { model: LanguageModel; call: ModelCallOptions; format: StructuredFormat; validator: SchemaValidator; countTokens: (t: string) => number },
+    caller = null,
+  }: {
+    model: LanguageModel;
+    call: ModelCallOptions;
+    format: StructuredFormat;
+    validator: SchemaValidator;
+    countTokens: (t: string) => number;
+    caller?: string | null;
+  },
 ): AsyncGenerator<ChatPart> {
   try {
     let attempt = await collect(first, call.prompt, countTokens);
-    let problems = await checkStructuredReply(attempt.text, format, validator);
+    let problems = await checkStructuredReply(attempt.text, format, validator, { caller, signal: call.abortSignal });
     const usage = { ...attempt.usage };
     if (problems.length > 0) {
       const repair: ModelCallOptions = {
@@ -67,7 +75,7 @@ export async function* structuredReply(
       usage.promptTokens += attempt.usage.promptTokens;
       usage.completionTokens += attempt.usage.completionTokens;
       usage.reasoningTokens += attempt.usage.reasoningTokens;
-      problems = await checkStructuredReply(attempt.text, format, validator);
+      problems = await checkStructuredReply(attempt.text, format, validator, { caller, signal: call.abortSignal });
       if (problems.length > 0) {
         yield {
           type: "error",

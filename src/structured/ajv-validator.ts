@@ -2,7 +2,7 @@ import { Ajv, type Options, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import draft06 from "ajv/dist/refs/json-schema-draft-06.json" with { type: "json" };
-import { linearRegExpEngine, MAX_SCHEMA_INSTRUCTIONS } from "./linear-regexp.ts";
+import { linearRegExpEngine, MAX_PATTERN_COMPILE_MS, MAX_SCHEMA_INSTRUCTIONS } from "./linear-regexp.ts";
 import { schemaCost } from "./schema-cost.ts";
 
 /**
@@ -64,7 +64,7 @@ function draftOf(schema: Record<string, unknown>): Draft | { problem: string } {
  * before it gets here: src/core/input-limits.ts.)
  */
 export function createAjvValidator(): SchemaChecks {
-  const budget = { left: MAX_SCHEMA_INSTRUCTIONS };
+  const budget = { left: MAX_SCHEMA_INSTRUCTIONS, until: Number.POSITIVE_INFINITY };
   // Referenced schemas are compiled once, not inlined at every use: inlining lets a small schema of
   // $defs that refer to each other two by two compile to exponential code. Ajv's code optimisation
   // passes are skipped too: compiling is then about twice as fast, and replies are small.
@@ -126,6 +126,7 @@ export function createAjvValidator(): SchemaChecks {
           perPath: 0,
         };
       budget.left = MAX_SCHEMA_INSTRUCTIONS;
+      budget.until = performance.now() + MAX_PATTERN_COMPILE_MS;
       // One spelling per reference: Ajv compiles `#/$defs/a` and `#/%24defs/a`… once each.
       const canonical = canonicalRefs(schema) as Record<string, unknown>;
       let fn: ValidateFunction;
@@ -134,6 +135,7 @@ export function createAjvValidator(): SchemaChecks {
       } finally {
         // Ajv keeps a compiled schema's `$id` as a name for every later schema: forgotten at once, the compiled validator keeps what it needs.
         if (typeof canonical.$id === "string") ajv.removeSchema(canonical.$id);
+        budget.until = Number.POSITIVE_INFINITY;
       }
       for (const probe of PROBES) fn(probe);
       // uniqueItems compares every pair of items.

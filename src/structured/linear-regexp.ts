@@ -14,11 +14,20 @@ import { RE2JS } from "re2js";
 export const MAX_PATTERN_CHARS = 1000;
 export const MAX_PATTERN_INSTRUCTIONS = 1000;
 export const MAX_SCHEMA_INSTRUCTIONS = 10_000;
+/**
+ * Time a schema's patterns may take to compile, together. Compiling has costs
+ * no size bound catches (RE2 case-folds a Unicode class at each use: `(?i)`
+ * and `\pL` 300 times take about 80 ms a pattern), and the thread that
+ * compiles is shared by every caller: a schema past this is refused between
+ * two patterns, rather than holding the thread to its time limit. Ordinary
+ * patterns compile in microseconds.
+ */
+export const MAX_PATTERN_COMPILE_MS = 100;
 
 export class PatternRefused extends Error {}
 
-/** Ajv's `code.regExp` engine; `budget` is shared by the patterns of one schema being compiled. */
-export function linearRegExpEngine(budget: { left: number }) {
+/** Ajv's `code.regExp` engine; `budget` (instructions left, and when compiling must have ended) is shared by the patterns of one schema being compiled. */
+export function linearRegExpEngine(budget: { left: number; until: number }) {
   const engine = (pattern: string) => {
     if (pattern.length > MAX_PATTERN_CHARS) throw new PatternRefused(`a pattern is longer than ${MAX_PATTERN_CHARS} characters`);
     let re: RE2JS;
@@ -36,6 +45,8 @@ export function linearRegExpEngine(budget: { left: number }) {
       );
     budget.left -= size;
     if (budget.left < 0) throw new PatternRefused(`the schema's patterns are too complex together (at most ${MAX_SCHEMA_INSTRUCTIONS} instructions)`);
+    if (performance.now() > budget.until)
+      throw new PatternRefused(`the schema's patterns are too costly to compile (more than ${MAX_PATTERN_COMPILE_MS} ms together)`);
     // Ajv shares compiled patterns by this key: it must tell patterns apart.
     return { test: (text: string) => re.test(text), toString: () => `re2:${pattern}` };
   };

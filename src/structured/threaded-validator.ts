@@ -23,15 +23,15 @@ export function createThreadedSchemaValidator({ timeLimitMs = SCHEMA_TIME_LIMIT_
     name: "JSON Schema checker",
   });
   return {
-    async checkSchema(schema) {
-      const outcome = await thread.run({ kind: "check", schema });
+    async checkSchema(schema, { caller, signal } = {}) {
+      const outcome = await thread.run({ kind: "check", schema }, { owner: caller, signal });
       if ("result" in outcome) return outcome.result as string | null;
       return "overLimit" in outcome
         ? `checking it took longer than ${timeLimitMs} ms: its patterns or subschemas are too costly to compile`
         : "it could not be checked";
     },
-    async validate(schema, value) {
-      const outcome = await thread.run({ kind: "validate", schema, value });
+    async validate(schema, value, { caller, signal } = {}) {
+      const outcome = await thread.run({ kind: "validate", schema, value }, { owner: caller, signal });
       if ("result" in outcome) return outcome.result as string[];
       return [
         "overLimit" in outcome

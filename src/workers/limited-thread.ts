@@ -10,7 +10,13 @@ import { Worker } from "node:worker_threads";
  * then `{ result }` or `{ failed: true }` for each job it is sent.
  */
 export interface LimitedThread<Job> {
-  run(job: Job): Promise<ThreadOutcome>;
+  /**
+   * Runs `job` when its turn comes. Jobs are served one owner at a time in
+   * turn (each owner's own in order), so one caller's many jobs cannot keep
+   * another's waiting behind all of them; a job whose signal aborts before it
+   * starts is dropped, rejecting with the signal's reason.
+   */
+  run(job: Job, options?: { owner?: string | null; signal?: AbortSignal }): Promise<ThreadOutcome>;
   /** Starts the thread now, so the first job does not wait for it to load. */
   warm(): void;
   close(): Promise<void>;
@@ -28,10 +34,10 @@ export interface LimitedThreadOptions {
   name: string;
 }
 
-type Pending<Job> = { job: Job; settle: (outcome: ThreadOutcome) => void; fail: (error: Error) => void };
+type Pending<Job> = { job: Job; settle: (outcome: ThreadOutcome) => void; fail: (error: Error) => void; signal?: AbortSignal; onAbort?: () => void };
 
 export function createLimitedThread<Job>({ script, timeLimitMs, memoryLimitMb, name }: LimitedThreadOptions): LimitedThread<Job> {
-  const queue: Pending<Job>[] = [];
+  const queue = createFairQueue<Pending<Job>>();
   let worker: Worker | null = null;
   let ready = false;
   let current: Pending<Job> | null = null;
@@ -63,14 +69,14 @@ export function createLimitedThread<Job>({ script, timeLimitMs, memoryLimitMb, n
       if (current) return finish({ overLimit: true }); // out of memory, or a crash, on this job
       if (!ready) {
         const error = new Error(`The ${name}'s thread could not start.`);
-        for (const pending of queue.splice(0)) pending.fail(error);
+        for (const pending of queue.drain()) pending.fail(error);
       }
     });
   };
 
   const next = () => {
     if (current) return;
-    if (queue.length === 0) {
+    if (queue.size() === 0) {
       worker?.unref(); // an idle thread keeps no process alive
       return;
     }
@@ -78,6 +84,7 @@ export function createLimitedThread<Job>({ script, timeLimitMs, memoryLimitMb, n
     worker.ref();
     if (!ready) return;
     current = queue.shift()!;
+    if (current.onAbort) current.signal?.removeEventListener("abort", current.onAbort);
     worker.postMessage(current.job);
     timer = setTimeout(() => {
       const stuck = worker;
@@ -88,9 +95,17 @@ export function createLimitedThread<Job>({ script, timeLimitMs, memoryLimitMb, n
   };
 
   return {
-    run: (job) =>
+    run: (job, { owner = null, signal } = {}) =>
       new Promise<ThreadOutcome>((settle, fail) => {
-        queue.push({ job, settle, fail });
+        if (signal?.aborted) return fail(signal.reason);
+        const pending: Pending<Job> = { job, settle, fail, signal };
+        if (signal) {
+          pending.onAbort = () => {
+            if (queue.remove(pending)) fail(signal.reason);
+          };
+          signal.addEventListener("abort", pending.onAbort, { once: true });
+        }
+        queue.push(owner ?? "", pending);
         next();
       }),
     warm() {
@@ -101,9 +116,52 @@ export function createLimitedThread<Job>({ script, timeLimitMs, memoryLimitMb, n
     async close() {
       const closing = worker;
       worker = null;
-      for (const pending of queue.splice(0)) pending.settle({ overLimit: true });
+      for (const pending of queue.drain()) pending.settle({ overLimit: true });
       if (current) finish({ overLimit: true });
       await closing?.terminate();
+    },
+  };
+}
+
+/** Items queued by owner, taken one owner at a time in turn, each owner's in the order they came. */
+function createFairQueue<T>() {
+  // A Map keeps insertion order: the owner served goes to the back if it has more.
+  const owners = new Map<string, T[]>();
+  let size = 0;
+  return {
+    size: () => size,
+    push(owner: string, item: T) {
+      const own = owners.get(owner);
+      if (own) own.push(item);
+      else owners.set(owner, [item]);
+      size++;
+    },
+    shift(): T | undefined {
+      const first = owners.entries().next();
+      if (first.done) return undefined;
+      const [owner, own] = first.value;
+      const item = own.shift()!;
+      owners.delete(owner);
+      if (own.length > 0) owners.set(owner, own);
+      size--;
+      return item;
+    },
+    remove(item: T): boolean {
+      for (const [owner, own] of owners) {
+        const at = own.indexOf(item);
+        if (at < 0) continue;
+        own.splice(at, 1);
+        if (own.length === 0) owners.delete(owner);
+        size--;
+        return true;
+      }
+      return false;
+    },
+    drain(): T[] {
+      const all = [...owners.values()].flat();
+      owners.clear();
+      size = 0;
+      return all;
     },
   };
 }
