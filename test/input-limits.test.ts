@@ -163,13 +163,31 @@ describe("input limits", () => {
       `fragment ${name} on __Type{${Array.from({ length: 20 }, (_, j) => `f${j}:fields{${sel(next)}}`).join(" ")}}`;
     const started = performance.now();
     const bomb = await graphqlRequest(server.url, server.key, `{ s0: __schema { types { ...T0 } } } ${fragment("T0", "...T1")} ${fragment("T1", "name")}`);
-    expect(bomb.body.errors![0]!.message).toMatch(/Aliases limit of 30 exceeded/);
+    expect(bomb.body.errors![0]!.message).toMatch(/Aliases limit of 30 exceeded|more than 2000 fields once its fragments are expanded/);
     expect(bomb.body.data).toBeUndefined();
     expect(performance.now() - started).toBeLessThan(1000);
     const fewAliases = Array.from({ length: 30 }, (_, i) => `m${i}: models { id }`).join(" ");
     expect((await graphqlRequest(server.url, server.key, `{ ${fewAliases} }`)).body.errors).toBeUndefined();
+    const tooMany = await graphqlRequest(server.url, server.key, `{ ${fewAliases} m30: models { id } }`);
+    expect(tooMany.body.errors![0]!.message).toMatch(/Aliases limit of 30 exceeded, found 31/);
     const introspection = await graphqlRequest(server.url, server.key, getIntrospectionQuery());
     expect(introspection.body.errors).toBeUndefined();
+
+    // A field repeated under one name is compared pairwise in validation (400 repeats: 0.2–0.5 s), and a chain of
+    // fragments that each spread the next twice doubles at each link: both refused before validation.
+    const repeats = await graphqlRequest(server.url, server.key, `{ ${"sources { id } ".repeat(400)} }`);
+    expect(repeats.body.errors![0]!.message).toMatch(/'sources' is asked for more than 5 times in one selection set/);
+    const chain = Array.from({ length: 300 }, (_, i) => `fragment F${i} on Query { ${i === 299 ? "models { id }" : `...F${i + 1} ...F${i + 1}`} }`);
+    const doubling = await graphqlRequest(server.url, server.key, `{ ...F0 } ${chain.join(" ")}`);
+    expect(doubling.body.errors![0]!.message).toMatch(/more than 2000 fields once its fragments are expanded/);
+    const full = getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+    });
+    expect((await graphqlRequest(server.url, server.key, full)).body.errors).toBeUndefined();
 
     const batch = Array.from({ length: 17 }, () => "models.list").join(",");
     const input = encodeURIComponent(JSON.stringify({}));

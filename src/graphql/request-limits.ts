@@ -1,5 +1,6 @@
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { GraphQLError, parse, type ValidationContext, type ValidationRule } from "graphql";
+import { documentShapeProblem, shapeError } from "./document-shape.ts";
 
 /** Chat completions one GraphQL request may ask for: with aliases, one request of 200 took 1.8 s of work. */
 export const MAX_COMPLETIONS_PER_REQUEST = 1;
@@ -47,10 +48,16 @@ export const aliasLimit: ValidationRule = (context: ValidationContext) =>
 
 type ParseFn = typeof parse;
 
-/** A Yoga plugin: documents parsed with at most MAX_QUERY_TOKENS tokens, and the completion and alias limits. */
+/** A Yoga plugin: documents parsed with at most MAX_QUERY_TOKENS tokens and of a bounded shape, and the completion and alias limits. */
 export const requestLimits = () => ({
   onParse: ({ setParseFn }: { setParseFn: (fn: ParseFn) => void }) =>
-    setParseFn((source, options) => parse(source, { ...options, maxTokens: MAX_QUERY_TOKENS })),
+    setParseFn((source, options) => {
+      const document = parse(source, { ...options, maxTokens: MAX_QUERY_TOKENS });
+      // Refused before validation, whose cost these shapes multiply (document-shape.ts).
+      const problem = documentShapeProblem(document);
+      if (problem) throw shapeError(problem);
+      return document;
+    }),
   onValidate: ({ addValidationRule }: { addValidationRule: (rule: ValidationRule) => void }) => {
     addValidationRule(completionLimit);
     addValidationRule(aliasLimit);
