@@ -55,6 +55,20 @@ describe("source-scoped keys", () => {
     expect(await reply("Tell me about the employees")).toBe(await reply("Tell me about the giraffes"));
   });
 
+  it("answers a question of words only other sources hold exactly as one of words no source holds", async () => {
+    // What a question's words weigh is read over the key's sources only. Weighed over every source, "verbose" and
+    // "cluster" (PostgreSQL's fixture only) made this question refused where "elegant" and "juggle" let it be answered:
+    // a second hostile probe told which words a hidden source holds that way.
+    const client = new OpenAI({ apiKey: scoped, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const answer = async (content: string) => {
+      const completion: any = await client.chat.completions.create({ model: "agent", messages: [{ role: "user", content }] });
+      return { content: completion.choices[0]!.message.content, references: completion.url_references };
+    };
+    const hidden = await answer("What is the verbose cluster of a partial index?");
+    expect(hidden.references.length).toBeGreaterThan(0);
+    expect(hidden).toEqual(await answer("What is the elegant juggle of a partial index?"));
+  });
+
   it("lets the agent choose only among the key's sources", async () => {
     const question = "How do I physically reorder a table according to an index with CLUSTER?";
     const ask = async (key: string) => {

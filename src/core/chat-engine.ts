@@ -84,8 +84,11 @@ export function createChatEngine(deps: ChatEngineDeps) {
     ids: readonly string[] | null | undefined,
     catalog: SourceInfo[],
     wholeIndex: boolean,
-    { signal, choose, retrieve = deps.retrieve }: SelectOptions,
+    { signal, choose, retrieve: searchAll = deps.retrieve }: SelectOptions,
   ): Promise<Selection> {
+    // A scoped caller's catalog is its key's sources: the words of the others must weigh nothing in its searches.
+    const visible = wholeIndex ? undefined : catalog.map((s) => s.id);
+    const retrieve: Retriever = visible ? (options) => searchAll({ ...options, visible }) : searchAll;
     let picked: Selection;
     if (ids) {
       const sources = namedSources(ids, catalog);

@@ -76,6 +76,12 @@ export interface RetrieveOptions {
   query: string;
   /** Only these sources; `undefined` searches every source in the index. */
   sourceIds?: readonly string[];
+  /**
+   * The sources the caller may see (a scoped key's); `undefined`: every source.
+   * What the query's words weigh and how a misspelling is read come from these
+   * only, so a key learns nothing of the words of sources it cannot see.
+   */
+  visible?: readonly string[];
   limit: number;
   /** The request's signal: a retriever stops (rejects with an AbortError) once it aborts. */
   signal?: AbortSignal;

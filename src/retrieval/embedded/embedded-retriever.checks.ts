@@ -35,6 +35,23 @@ export function embeddedRetrieverChecks(name: string, setup: RetrieverSetup) {
       expect(share(all, "table")).toBeLessThan(1);
     });
 
+    it("reads words over the visible sources only: a word only a hidden source holds weighs as a word none holds, and corrects no misspelling", async () => {
+      const { retrieve, cleanup } = await seededIndex(setup);
+      const seen = (query: string) => retrieve({ query, sourceIds: [LITE], visible: [LITE], limit: 5 });
+      const hidden = (await seen("reorder table weekend")).terms;
+      const everyone = (await retrieve({ query: "reorder table weekend", sourceIds: [LITE], limit: 5 })).terms;
+      const misspelt = (await seen("reordr table")).terms;
+      const corrected = (await retrieve({ query: "reordr table", sourceIds: [LITE], limit: 5 })).terms;
+      await cleanup?.();
+      const term = (terms: typeof hidden, word: string) => terms.find((t) => t.text === word)!;
+      // SQLite's pages never say "reorder": seen from SQLite alone it is a word like "weekend".
+      expect(term(everyone, "reorder").share).toBeGreaterThan(0);
+      expect(term(hidden, "reorder").share).toBe(0);
+      expect(term(hidden, "reorder").weight).toBe(term(hidden, "weekend").weight);
+      expect(corrected.map((t) => t.text)).toContain("reorder");
+      expect(misspelt.map((t) => t.text)).toContain("reordr");
+    });
+
     it("searches and matches words by their Porter stems", async () => {
       const { retrieve, cleanup } = await seededIndex(setup);
       const { chunks, terms } = await retrieve({ query: "reordering tables physically", sourceIds: [PG, LITE], limit: 5 });

@@ -151,11 +151,12 @@ export function openSqliteIndex(
 
   return {
     vectorSearch: async (vector, sourceIds, limit) => vectors.search(vector, sourceIds, limit),
-    async retrieve({ query, sourceIds, limit, signal }) {
+    async retrieve({ query, sourceIds, visible, limit, signal }) {
       signal?.throwIfAborted();
       const { segments: all, dictionary } = segments.current();
       const scope = sourceIds ? sourceIds.flatMap((id) => all.get(id) ?? []) : [...all.values()];
-      const { terms, search, termMasks } = queryTerms(query, [...all.values()], (term) => dictionary.get(term), analyzer);
+      const known = visible ? visible.flatMap((id) => all.get(id) ?? []) : [...all.values()];
+      const { terms, search, termMasks } = queryTerms(query, known, (term) => dictionary.get(term), analyzer);
       const publicTerms = terms.map(({ term, text, weight, share }) => ({ term, text, weight, share }));
       const hits = searchSegments(scope, search, limit);
       if (hits.length === 0) return { chunks: [], terms: publicTerms };
