@@ -53,6 +53,12 @@ describe("extractiveAnswer", () => {
     expect(answer).not.toMatch(/g \[1\]/);
   });
 
+  it("keeps a bracketed list that is no note number: the range of a strftime directive", () => {
+    const pages = [page(1, "time", "time.html", "The %d directive is the day of the month as a decimal number [01,31].")];
+    const answer = extractiveAnswer("What does the %d directive of strftime give?", pages);
+    expect(answer).toContain("day of the month as a decimal number [01,31]. [1]");
+  });
+
   it("quotes a sentence whose code span never closes without its backticks, so its citation and the next stay markers", () => {
     const pages = [
       page(1, "Views", "views.html", "Only the defining rule is replaced when a view is replaced with `WITH ( a, b options."),

@@ -112,14 +112,18 @@ const pageOf = (doc: Pick<GroundingDocument, "url">) => doc.url.replace(/#.*$/, 
 /**
  * A quoted sentence without its source's own note numbers ("session and g [1]
  * objects"): in the answer a bracketed number is a citation, and this one
- * would cite whatever reference 1 is. Code spans keep theirs.
+ * would cite whatever reference 1 is. Code spans keep theirs, and so does
+ * a bracketed list that is no note number (`[01,31]`, the range of a day of
+ * the month): notes and citations are numbered from 1, never zero-padded.
  */
 const withoutNoteNumbers = (text: string) =>
   text
     .split(/(`[^`]*`)/)
     // Only a free-standing one: `argv[2]` glued to its name is an index, not a note; nor is a list an operator
     // takes or gives (`x = [1, 2]`, `[1,2] == (1,2)`: HTML's inline code reaches the passage without its marks).
-    .map((part, i) => (i % 2 ? part : part.replace(/(?:^\s*|(?<=[^=<>!+\-*/%&|^([,\s])\s+)\[\d{1,3}(?:,\s*\d{1,3})*\](?![\w(]|\s*[=<>!+\-*/%&|^[]|\.\w)/g, "")))
+    .map((part, i) =>
+      i % 2 ? part : part.replace(/(?:^\s*|(?<=[^=<>!+\-*/%&|^([,\s])\s+)\[[1-9]\d{0,2}(?:,\s*[1-9]\d{0,2})*\](?![\w(]|\s*[=<>!+\-*/%&|^[]|\.\w)/g, ""),
+    )
     .join("")
     .trim();
 
