@@ -48,6 +48,12 @@ describe("citation markers never touch code", () => {
     expect(renumbered("A stray ` backtick [2].\n\nAnd [1].")).toEqual({ text: "A stray ` backtick [1].\n\nAnd [2].", order: [2, 1] });
   });
 
+  it("reads no zero-padded number as a marker: `[01,31]` is a range quoted from the docs", () => {
+    const text = "Day of the month as a decimal number [01,31]. [2]";
+    expect(citationMarkers(text).map((m) => m.numbers)).toEqual([[2]]);
+    expect(renumbered(text)).toEqual({ text: "Day of the month as a decimal number [01,31]. [1]", order: [2] });
+  });
+
   it("finds the same markers in a whole reply as the renumbering does", () => {
     const text = "Use `argv[2]` [1].\n```\n[2]\n```\nx[3] and [3]";
     expect(citationMarkers(text).map((m) => [text.slice(m.index, m.index + m.length), m.numbers])).toEqual([

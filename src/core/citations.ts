@@ -15,7 +15,8 @@ interface ScanState {
 }
 
 const START: ScanState = { fence: null, lineStart: true, previous: "", afterMarker: false };
-const MARKER = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/y;
+// References are numbered from 1, never zero-padded: `[01,31]` (a range in Python's docs) is text, not a marker.
+const MARKER = /\[([1-9]\d{0,2}(?:\s*,\s*[1-9]\d{0,2})*)\]/y;
 const PARTIAL_MARKER = /\[[\d,\s]{0,16}$/y;
 const partialMarkerAt = (text: string, i: number) => {
   PARTIAL_MARKER.lastIndex = i;
