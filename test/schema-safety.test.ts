@@ -19,10 +19,10 @@ describe("caller JSON Schemas", () => {
   });
   afterAll(() => running.close());
 
-  const post = (responseFormat: object) =>
+  const post = (responseFormat: object, key = server.key) =>
     fetch(`${server.url}/v1/chat/completions`, {
       method: "POST",
-      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: JSON.stringify({
         model: "provider_a",
         messages: [{ role: "user", content: "How do I physically reorder a table according to an index?" }],
@@ -105,16 +105,7 @@ describe("caller JSON Schemas", () => {
     const finished: string[] = [];
     const costly = Array.from({ length: 10 }, (_, i) => post(format(costlySchema(`turn-${Date.now()}-${i}`))).then(() => finished.push(`costly${i}`)));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const plain = fetch(`${server.url}/v1/chat/completions`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${other.key}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        model: "provider_a",
-        messages: [{ role: "user", content: "How do I physically reorder a table according to an index?" }],
-        sources: [server.sources.pg],
-        response_format: format({ type: "object" }),
-      }),
-    }).then((response) => {
+    const plain = post(format({ type: "object" }), other.key).then((response) => {
       finished.push("plain");
       return response;
     });
