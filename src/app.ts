@@ -98,8 +98,13 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
     // The single-connection stream outlives its admission: it ends when its key is revoked or expires.
     if (c.req.path !== "/graphql/stream" || c.req.method !== "GET" || !response.body || "error" in admitted) return response;
     const keyId = admitted.caller.key.id;
+    const token = streamTokenOf(c.req.raw);
     return new Response(
-      whileKeyActive(response.body, async () => (await services.keys.getActive(keyId)) !== null),
+      whileKeyActive(response.body, async () => {
+        // A stream in use keeps its token from lapsing: operations may still be sent into it with the token.
+        if (token) tokens.use(token);
+        return (await services.keys.getActive(keyId)) !== null;
+      }),
       response,
     );
   });

@@ -91,7 +91,13 @@ describe("GraphQL stream tokens", () => {
     expect((end as number) - revoked).toBeLessThan(3_000);
   });
 
-  it("refuses a token it never issued", async () => {
+  it("refuses a token it never issued; sent beside a valid key, the stream is not found (a restart lost it), not the key refused", async () => {
     expect(await openStream("made-up-token")).toBe(401);
+    const withKey = await fetch(`${server.url}/graphql/stream`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-graphql-event-stream-token": "made-up-token", authorization: `Bearer ${server.key}` },
+      body: JSON.stringify({ query: "{ sources { id } }", extensions: { operationId: "1" } }),
+    });
+    expect(withKey.status).toBe(404);
   });
 });

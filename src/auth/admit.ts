@@ -33,7 +33,9 @@ export interface AdmitDeps {
 /** Authenticates a request and takes its share of the key's limits; throws a DocentError when refused. */
 export async function admit({ keys, limiter }: AdmitDeps, { authorization, streamToken }: Credentials): Promise<Admitted> {
   let key: ApiKeyInfo;
-  if (streamToken) {
+  // A token this process does not know (lapsed, or issued before a restart) with a key beside it is the key's request:
+  // graphql-sse then says the stream is gone. A known token must stand for that same key, and an active one.
+  if (streamToken && (streamToken.keyId || !authorization)) {
     const found = streamToken.keyId ? await keys.getActive(streamToken.keyId) : null;
     if (!found) throw invalidKey();
     // A token goes with its own key only: another key's header must not send operations into this key's stream.

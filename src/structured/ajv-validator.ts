@@ -2,7 +2,7 @@ import { Ajv, type Options, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import draft06 from "ajv/dist/refs/json-schema-draft-06.json" with { type: "json" };
-import { linearRegExpEngine, MAX_PATTERN_COMPILE_MS, MAX_SCHEMA_INSTRUCTIONS } from "./linear-regexp.ts";
+import { linearRegExpEngine, MAX_PATTERN_COMPILE_MS, MAX_SCHEMA_INSTRUCTIONS, PatternRefused } from "./linear-regexp.ts";
 import { schemaCost } from "./schema-cost.ts";
 
 /**
@@ -64,7 +64,7 @@ function draftOf(schema: Record<string, unknown>): Draft | { problem: string } {
  * before it gets here: src/core/input-limits.ts.)
  */
 export function createAjvValidator(): SchemaChecks {
-  const budget = { left: MAX_SCHEMA_INSTRUCTIONS, until: Number.POSITIVE_INFINITY };
+  const budget = { left: MAX_SCHEMA_INSTRUCTIONS, ms: MAX_PATTERN_COMPILE_MS };
   // Referenced schemas are compiled once, not inlined at every use: inlining lets a small schema of
   // $defs that refer to each other two by two compile to exponential code. Ajv's code optimisation
   // passes are skipped too: compiling is then about twice as fast, and replies are small.
@@ -101,7 +101,8 @@ export function createAjvValidator(): SchemaChecks {
         instances = new Map();
       }
       known = judge(schema);
-      cache.set(key, known);
+      // A refusal for time taken may not hold on a quieter moment: judged again next time.
+      if (!known.timed) cache.set(key, known);
     }
     return known;
   };
@@ -126,7 +127,7 @@ export function createAjvValidator(): SchemaChecks {
           perPath: 0,
         };
       budget.left = MAX_SCHEMA_INSTRUCTIONS;
-      budget.until = performance.now() + MAX_PATTERN_COMPILE_MS;
+      budget.ms = MAX_PATTERN_COMPILE_MS;
       // One spelling per reference: Ajv compiles `#/$defs/a` and `#/%24defs/a`… once each.
       const canonical = canonicalRefs(schema) as Record<string, unknown>;
       let fn: ValidateFunction;
@@ -134,15 +135,15 @@ export function createAjvValidator(): SchemaChecks {
         fn = ajv.compile(canonical);
       } finally {
         // Ajv keeps a compiled schema's `$id` as a name for every later schema: forgotten at once, the compiled validator keeps what it needs.
-        if (typeof canonical.$id === "string") ajv.removeSchema(canonical.$id);
-        budget.until = Number.POSITIVE_INFINITY;
+        // By the schema object: Ajv then normalises the `$id` as it did when it kept it (`…/s#` is kept as `…/s`).
+        if (typeof canonical.$id === "string") ajv.removeSchema(canonical);
       }
       for (const probe of PROBES) fn(probe);
       // uniqueItems compares every pair of items.
       return { problem: null, perPath: cost, pairwise: JSON.stringify(schema).includes('"uniqueItems":true'), fn };
     } catch (error) {
       if (error instanceof RangeError) return { problem: ENDLESS, perPath: 0 };
-      return { problem: (error as Error).message, perPath: 0 };
+      return { problem: (error as Error).message, perPath: 0, timed: error instanceof PatternRefused && error.timed };
     }
   };
   return {
@@ -168,7 +169,7 @@ export function createAjvValidator(): SchemaChecks {
 }
 
 /** What checking a schema concluded; `fn`, its compiled validator, when it can be used. */
-type Verdict = { problem: string | null; perPath: number; pairwise?: boolean; fn?: ValidateFunction };
+type Verdict = { problem: string | null; perPath: number; pairwise?: boolean; fn?: ValidateFunction; timed?: boolean };
 
 /** A parsed JSON value's values (itself included) and the characters of its strings and names, or "too deep" past `limit` levels; walked without recursion. */
 function measure(value: unknown, limit: number): { nodes: number; characters: number } | "too deep" {
