@@ -27,16 +27,14 @@ const workerUrl = new URL("./page-parse-worker.mjs", import.meta.url);
 
 export function createPageParser({ timeLimitMs = 20_000, memoryLimitMb = 1024 }: PageParserOptions = {}): PageParser {
   const thread = createLimitedThread<ParseJob>({ script: workerUrl, timeLimitMs, memoryLimitMb, name: "page parser" });
-  const run = (job: ParseJob) => thread.run(job);
-
   return {
     async parsePage(bytes, doc, sourceId, baseUrl) {
-      const outcome = await run({ kind: "page", bytes, doc: { relPath: doc.relPath, ...(doc.url && { url: doc.url }) }, sourceId, baseUrl });
+      const outcome = await thread.run({ kind: "page", bytes, doc: { relPath: doc.relPath, ...(doc.url && { url: doc.url }) }, sourceId, baseUrl });
       if ("result" in outcome) return outcome.result as ParseResult;
       return { skipped: "overLimit" in outcome ? "over-limit" : "unreadable" };
     },
     async pageHrefs(html, base) {
-      const outcome = await run({ kind: "hrefs", html, base });
+      const outcome = await thread.run({ kind: "hrefs", html, base });
       if ("result" in outcome) return outcome.result as string[];
       return "overLimit" in outcome ? "over-limit" : null;
     },

@@ -48,6 +48,10 @@ describe("JSON Schema validation", () => {
     expect(validator.checkSchema({ $schema: "http://json-schema.org/draft-04/schema#", type: "object" })).toMatch(
       /not a JSON Schema draft docent reads: use draft-06, draft-07/,
     );
+    // A hostile `$schema` is named in the message, cut short.
+    const hostile = validator.checkSchema({ $schema: { $ref: "x".repeat(10_000) }, type: "object" })!;
+    expect(hostile).toMatch(/^\$schema \{"\$ref":"x+ is not a JSON Schema draft docent reads/);
+    expect(hostile.length).toBeLessThan(250);
   });
 
   it("keeps no caller's $id: another schema with the same $id is read on its own", () => {
