@@ -9,6 +9,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Test files share one module registry: each file re-importing the service's modules cost
+    // about a minute of CPU per hundred files (import 123 s of a 701 s run; isolated, 420 s).
+    // No module keeps per-test state; a test that needs fresh modules resets them (warm-up.test.ts).
+    isolate: false,
     reporters: ["default", ["json", { outputFile: ".vitest-results.json" }]],
   },
 });

@@ -1,13 +1,16 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, it } from "vitest";
-import { createServices } from "./app-services.ts";
-import { loadConfig } from "./config.ts";
-import { tokenizerLoaded } from "./providers/tokenizer.ts";
-import { englishWordsLoaded } from "./retrieval/english-words.ts";
+import { expect, it, vi } from "vitest";
 
 it("a server loads the word list and the tokenizer's tables at start, before any request; a CLI command does not", async () => {
+  // Test files share one module registry (vitest.config.ts: isolate false), so an earlier file
+  // may have loaded the tables already: this test starts from fresh modules.
+  vi.resetModules();
+  const { createServices } = await import("./app-services.ts");
+  const { loadConfig } = await import("./config.ts");
+  const { tokenizerLoaded } = await import("./providers/tokenizer.ts");
+  const { englishWordsLoaded } = await import("./retrieval/english-words.ts");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "docent-warm-"));
   try {
     const config = loadConfig({ DATA_DIR: dir });

@@ -10,7 +10,7 @@ import { type RunningServer, startServer } from "../src/server.ts";
 import { runCliProcess } from "./support/cli-process.ts";
 import { FIXTURES, pageOf, tempDir } from "./support/test-server.ts";
 
-/** The CLI as a user runs it (`npm run -s cli -- …`), against a server that keeps running. */
+/** The CLI as a user runs it (its own process, as `npm run -s cli -- …` starts it), against a server that keeps running. */
 describe("CLI", () => {
   let dataDir: string;
   let server: RunningServer;
