@@ -349,6 +349,29 @@ describe("the Responses API", () => {
     }
   });
 
+  it("holds input to the chat request's structural bounds: an over-long list is refused whole, before its items are read", async () => {
+    const cases: Array<[object, string, string]> = [
+      // 24,000 empty items: refused for their number (validating each item held the event loop for ~0.3 s a request).
+      [{ input: Array.from({ length: 24_000 }, () => ({})) }, "input", "array_above_max_length"],
+      [{ input: Array.from({ length: 2049 }, () => ({ role: "user", content: "x" })) }, "input", "array_above_max_length"],
+      [
+        { input: [{ role: "user", content: Array.from({ length: 257 }, () => ({ type: "input_text", text: "index " })) }] },
+        "input[0].content",
+        "array_above_max_length",
+      ],
+      // A refused role or item type is quoted, not echoed whole.
+      [{ input: [{ role: "r".repeat(100_000), content: "x" }] }, "input[0].role", "invalid_value"],
+      [{ input: [{ type: "t".repeat(100_000), role: "user", content: "x" }] }, "input[0].type", "invalid_value"],
+      [{ input: [{ type: { big: "t".repeat(100_000) }, role: "user", content: "x" }] }, "input[0].type", "invalid_value"],
+    ];
+    for (const [extra, param, code] of cases) {
+      const response = await post(ask(extra));
+      const { error } = (await response.json()) as any;
+      expect({ status: response.status, param: error.param, code: error.code }).toEqual({ status: 400, param, code });
+      expect(error.message.length).toBeLessThan(500);
+    }
+  });
+
   it("needs a valid key: none, unknown, revoked or a GraphQL stream token get 401", async () => {
     expect((await post(ask(), {})).status).toBe(401);
     const unknown: any = await new OpenAI({ apiKey: "dk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", baseURL: `${server.url}/v1`, maxRetries: 0 }).responses

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ChatCompletionRequest, JsonSchemaSpec } from "../../core/chat-request.ts";
+import { ChatCompletionRequest, JsonSchemaSpec, REQUEST_BOUNDS } from "../../core/chat-request.ts";
 
 /**
  * The Responses API request (`POST /v1/responses`) as docent serves it: the
@@ -8,6 +8,9 @@ import { ChatCompletionRequest, JsonSchemaSpec } from "../../core/chat-request.t
  * are refused by name; other unknown fields are ignored, as in chat.
  */
 const chat = ChatCompletionRequest.shape;
+// The chat request's structural bounds: an over-long list is refused before its items are read.
+const B = REQUEST_BOUNDS;
+const atMost = (n: number, what: string) => `must hold at most ${n} ${what}`;
 
 export const INPUT_ROLES = ["user", "system", "developer", "assistant"] as const;
 
@@ -26,13 +29,17 @@ export const InputMessage = z.object({
   // First, so an item of another kind is named for what it is rather than for a missing role.
   type: z
     .literal("message", {
-      error: (issue) => `docent takes only message items ({role, content}), not ${JSON.stringify(issue.input)}: it calls no tools and stores no responses.`,
+      error: (issue) =>
+        `docent takes only message items ({role, content}), not ${JSON.stringify(issue.input)?.slice(0, 64)}: it calls no tools and stores no responses.`,
     })
     .optional(),
   role: z.string().refine((r) => (INPUT_ROLES as readonly string[]).includes(r), {
-    error: (issue) => `Invalid role ${JSON.stringify(issue.input)}: only the roles 'user', 'system', 'developer' and 'assistant' are supported.`,
+    error: (issue) =>
+      `Invalid role ${JSON.stringify(String(issue.input).slice(0, 64))}: only the roles 'user', 'system', 'developer' and 'assistant' are supported.`,
   }),
-  content: z.union([z.string(), z.array(ContentPart)], { error: "must be a string or a list of {type: 'input_text', text} parts" }),
+  content: z.union([z.string(), z.array(ContentPart).max(B.textParts, atMost(B.textParts, "text parts"))], {
+    error: "must be a string or a list of {type: 'input_text', text} parts",
+  }),
 });
 export type InputMessage = z.infer<typeof InputMessage>;
 
@@ -51,7 +58,7 @@ const STATELESS = "docent stores no responses or conversations: send the whole c
 
 export const ResponsesRequest = z.object({
   model: chat.model,
-  input: z.union([z.string(), z.array(InputMessage).min(1, "must contain at least one message")], {
+  input: z.union([z.string(), z.array(InputMessage).min(1, "must contain at least one message").max(B.messages, atMost(B.messages, "messages"))], {
     error: "must be a string or a list of {role, content} messages",
   }),
   instructions: z.string().nullish(),
