@@ -107,6 +107,26 @@ describe("batches count each call", () => {
     expect((await post(call(3))).status).toBe(200);
     expect((await post(call(4))).status).toBe(429);
   });
+
+  it("an MCP batch counts each of its requests, not only tool calls", async () => {
+    const key = (await server.services.keys.create("mcp list batch")).key;
+    const post = (body: unknown) =>
+      fetch(`${server.url}/mcp`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify(body),
+      });
+    const list = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/list" });
+    // Four tools/list (each replies with every tool's description) are four requests of a budget of three.
+    expect((await post([1, 2, 3, 4].map(list))).status).toBe(429);
+    // Refused, it counted as one request: a batch of two fits, then nothing more.
+    const two = await post([1, 2].map(list));
+    expect(two.status).toBe(200);
+    // One server-sent event per answer.
+    const answers = [...(await two.text()).matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as { id: number });
+    expect(answers.map((a) => a.id)).toEqual([1, 2]);
+    expect((await post(list(5))).status).toBe(429);
+  });
 });
 
 describe("requests in progress per key", () => {

@@ -40,10 +40,11 @@ export function mcpRoutes({ services, maxBodyBytes, guards, ...admitDeps }: McpD
   app.all("/", limitBody(maxBodyBytes, { refuse: refusalResponse }), async (c) => {
     const admitted = c.get("admission");
     if ("error" in admitted) return refusalResponse(admitted.error);
-    // A JSON-RPC batch counts each tool call against the key's limits (tools run the answering pipeline).
+    // A JSON-RPC batch counts each of its requests against the key's limits: a batch of 100 tools/list
+    // (each ~6 ms, an 870 KB reply in all) counted as one request let one key hold the event loop.
     let more: Lease;
     try {
-      more = await acquireMore(admitDeps.limiter, admitted.caller, toolCalls(await c.req.text()));
+      more = await acquireMore(admitDeps.limiter, admitted.caller, requestsIn(await c.req.text()));
     } catch (error) {
       return refusalResponse(toDocentError(error));
     }
@@ -52,13 +53,13 @@ export function mcpRoutes({ services, maxBodyBytes, guards, ...admitDeps }: McpD
   return app;
 }
 
-/** How many tool calls a body carries: each request of a batch whose method is tools/call (1 for anything else). */
-function toolCalls(body: string): number {
+/** How many requests a body carries: each message of a batch that names a method (1 for anything else). */
+function requestsIn(body: string): number {
   if (!body.trimStart().startsWith("[")) return 1;
   try {
     const batch: unknown = JSON.parse(body);
     if (!Array.isArray(batch)) return 1;
-    return Math.max(1, batch.filter((message) => (message as { method?: unknown } | null)?.method === "tools/call").length);
+    return Math.max(1, batch.filter((message) => typeof (message as { method?: unknown } | null)?.method === "string").length);
   } catch {
     return 1;
   }
