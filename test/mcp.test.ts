@@ -204,6 +204,7 @@ describe("MCP at /mcp", () => {
       ["search_docs", { query: "   " }, /'query' must contain text/],
       ["get_page", {}, /url: .*expected string/],
       ["ask_docs", { question: "" }, /question: Too small/],
+      ["ask_docs", { question: "  \n " }, /^'question' must contain text/],
     ];
     for (const [tool, args, message] of cases) {
       const result = await call(client, tool, args);

@@ -81,6 +81,10 @@ describe("usage per key", () => {
       ["?until=2026-02-30", "until"],
       ["?since=7d&since=1d", "since"],
       ["?key_id=abc", "key_id"],
+      // Names every object inherits are unknown parameters like any other.
+      ["?__proto__=1", "__proto__"],
+      ["?toString=1", "toString"],
+      ["?constructor=x", "constructor"],
       ["?since=2026-11-10&until=2026-11-01", "since"],
     ] as const) {
       const response = await usage(server.key, query);

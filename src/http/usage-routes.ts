@@ -16,7 +16,7 @@ export interface UsageRouteDeps {
 function queryOf(queries: Record<string, string[]>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, values] of Object.entries(queries)) {
-    if (!(name in UsageQueryInput.shape))
+    if (!Object.hasOwn(UsageQueryInput.shape, name))
       throw badRequest(`Unrecognized query parameter: '${name}'. GET /v1/usage takes 'since' and 'until'.`, name, "unknown_parameter");
     if (values.length !== 1) throw badRequest(`Query parameter '${name}' is given ${values.length} times; give it once.`, name);
     out[name] = values[0]!;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { badRequest } from "../../core/errors.ts";
 import { referencesBlock } from "../../core/references.ts";
 import { runCompletion } from "../../core/run-completion.ts";
 import { toolError } from "../mcp-errors.ts";
@@ -32,6 +33,8 @@ export const registerAskDocs: RegisterTool = (server, { services, caller }) => {
     },
     async ({ question, sources }, ctx) => {
       try {
+        // Checked here, so the error names this tool's argument rather than the chat request's 'messages'.
+        if (!question.trim()) throw badRequest("'question' must contain text.", "question");
         const request = { model: "agent", messages: [{ role: "user" as const, content: question }], sources: sources ?? null };
         const run = await runCompletion(services.engine, request, { signal: ctx.mcpReq.signal, scope: caller.scope, trace: caller.trace });
         const completion = await run.collect();
