@@ -10,15 +10,35 @@ export const DEMO_SOURCE_NAME = "docent documentation";
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..");
 
 /**
- * README sections written for docent's developers, not its users: how retrieval was
- * measured and tuned, benchmarks, tests. Their prose quotes questions about anything
- * (a cheetah's speed, other products), so the demo source leaves them out: a user's
- * off-topic question must not be "answered" from the eval's notes about it.
+ * README sections written for docent's developers, not its users: how retrieval works
+ * and was measured and tuned, benchmarks, how it is built, tests. Their prose quotes
+ * questions about anything (a cheetah's speed, other products), so the demo source
+ * leaves them out: a user's off-topic question must not be "answered" from the notes
+ * about it. A user section's passage that does the same (the refusal rules' examples,
+ * a sample report) is marked by the comments SKIP_START … SKIP_END and left out too.
  */
-const DEVELOPER_SECTIONS = new Set(["Evaluation", "Benchmark", "The fuzz bench", "Tests"]);
+const DEVELOPER_SECTIONS = new Set(["Retrieval and the agent", "Evaluation", "Benchmark", "The fuzz bench", "How it is built", "Tests"]);
+export const SKIP_START = "<!-- not in the demo source -->";
+export const SKIP_END = "<!-- /not in the demo source -->";
 
-/** The README without its developer sections (each up to the next heading of its level or higher). */
+/** The README without its developer sections (each up to the next heading of its level or higher) and marked passages. */
 export function readmeForUsers(markdown: string): string {
+  return withoutSections(withoutMarked(markdown));
+}
+
+function withoutMarked(markdown: string): string {
+  let out = "";
+  let at = 0;
+  for (let from = markdown.indexOf(SKIP_START); from !== -1; from = markdown.indexOf(SKIP_START, at)) {
+    const to = markdown.indexOf(SKIP_END, from);
+    // An unclosed mark leaves the rest out: better a page too short than an off-topic question answered.
+    out += markdown.slice(at, from);
+    at = to === -1 ? markdown.length : to + SKIP_END.length;
+  }
+  return out + markdown.slice(at);
+}
+
+function withoutSections(markdown: string): string {
   const cuts: Array<[number, number]> = [];
   const headings = fromMarkdown(markdown).children.filter((node) => node.type === "heading");
   headings.forEach((heading, i) => {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
-import { DEMO_SOURCE_NAME, readmeForUsers } from "../src/demo-source.ts";
+import { DEMO_SOURCE_NAME, readmeForUsers, SKIP_END, SKIP_START } from "../src/demo-source.ts";
 import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
 import { silentLogger } from "../src/logging/logger.ts";
@@ -48,6 +48,21 @@ describe("the demo source follows the server", () => {
   afterAll(async () => {
     await server?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("refuses the off-topic questions its own README quotes as refused, and answers one its docs cover", async () => {
+    const refs = async (content: string) => {
+      const response = await fetch(`${server!.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "agent", messages: [{ role: "user", content }] }),
+      });
+      return ((await response.json()) as { url_references: string[] }).url_references;
+    };
+    for (const question of ["when did the Berlin Wall fall?", "How fast can a cheetah run?", "How do I set up MySQL replication?"]) {
+      expect(await refs(question), question).toEqual([]);
+    }
+    expect((await refs("How do I add a knowledge source?")).length).toBeGreaterThan(0);
   });
 
   it("restarted on another port, alone in the catalog", async () => {
@@ -112,7 +127,11 @@ describe("the demo source's README", () => {
     expect(kept).toContain("## Quick start\nRun it.");
     expect(kept).toContain("How it finds pages.\n### Embeddings\nOptional.");
     expect(kept).not.toMatch(/cheetah|Evaluation|Nested|eval notes|not a heading|npm test/);
+    // A passage of a user section can be marked to be left out too; an unclosed mark leaves out the rest.
+    expect(readmeForUsers(`a\n${SKIP_START}\nBerlin Wall\n${SKIP_END}\nb`)).toBe("a\n\nb");
+    expect(readmeForUsers(`a\n${SKIP_START}\nBerlin Wall`)).toBe("a\n");
     const real = readmeForUsers(fs.readFileSync(path.join(ROOT, "README.md"), "utf8"));
+    expect(real).not.toMatch(/Berlin Wall|cheetah/);
     expect(real).toMatch(/^## Quick start$/m);
     expect(real).toMatch(/^## Configuration$/m);
     expect(real).not.toMatch(/^#+ (Evaluation|Benchmark|Tests|The fuzz bench)$/m);
