@@ -27,15 +27,18 @@ export function readmeForUsers(markdown: string): string {
 }
 
 function withoutMarked(markdown: string): string {
+  // A mark counts on a line of its own, so prose that names it (in backticks) is no mark.
+  const line = (mark: string) => new RegExp(`^${mark.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}[ \t]*$`, "m");
+  let rest = markdown;
   let out = "";
-  let at = 0;
-  for (let from = markdown.indexOf(SKIP_START); from !== -1; from = markdown.indexOf(SKIP_START, at)) {
-    const to = markdown.indexOf(SKIP_END, from);
+  for (let start = line(SKIP_START).exec(rest); start; start = line(SKIP_START).exec(rest)) {
+    out += rest.slice(0, start.index);
+    const after = rest.slice(start.index + start[0].length);
+    const end = line(SKIP_END).exec(after);
     // An unclosed mark leaves the rest out: better a page too short than an off-topic question answered.
-    out += markdown.slice(at, from);
-    at = to === -1 ? markdown.length : to + SKIP_END.length;
+    rest = end ? after.slice(end.index + end[0].length) : "";
   }
-  return out + markdown.slice(at);
+  return out + rest;
 }
 
 function withoutSections(markdown: string): string {

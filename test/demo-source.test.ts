@@ -130,6 +130,8 @@ describe("the demo source's README", () => {
     // A passage of a user section can be marked to be left out too; an unclosed mark leaves out the rest.
     expect(readmeForUsers(`a\n${SKIP_START}\nBerlin Wall\n${SKIP_END}\nb`)).toBe("a\n\nb");
     expect(readmeForUsers(`a\n${SKIP_START}\nBerlin Wall`)).toBe("a\n");
+    // Named in prose, a mark is no mark.
+    expect(readmeForUsers(`a \`${SKIP_START}\` b\nc`)).toBe(`a \`${SKIP_START}\` b\nc`);
     const real = readmeForUsers(fs.readFileSync(path.join(ROOT, "README.md"), "utf8"));
     expect(real).not.toMatch(/Berlin Wall|cheetah/);
     expect(real).toMatch(/^## Quick start$/m);
