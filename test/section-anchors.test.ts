@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
+import { mcpClient } from "./support/clients.ts";
 import { startTestServer, type TestServer, tempDir } from "./support/test-server.ts";
 
 const BASE = "https://requests.example/";
@@ -64,5 +65,23 @@ describe("references point at the section that holds the cited sentence", () => 
     // sentence only nearly repeats a quoted one is pointed to at its own section, not credited with it.
     expect(body.url_references).toEqual([`${BASE}api.html#session-api`, `${BASE}api.html#timeout-note`, `${BASE}advanced.html#timeouts`]);
     expect(cited.flatMap((c) => c.urls)).not.toContain(`${BASE}advanced.html#timeouts`);
+  });
+
+  it("get_page opens at the section a reference names, also when short sections share one passage", async () => {
+    const client = await mcpClient(server.url, server.key);
+    try {
+      for (const [anchor, text] of Object.entries(SECTIONS["advanced.html"]!)) {
+        const result = (await client.callTool({ name: "get_page", arguments: { url: `${BASE}advanced.html#${anchor}` } })) as {
+          structuredContent: { sections: Array<{ url: string; text: string }> };
+        };
+        const first = result.structuredContent.sections[0]!;
+        expect(first.url, anchor).toBe(`${BASE}advanced.html#${anchor}`);
+        expect(first.text, anchor).toContain(text);
+        // The section's own text, not its neighbours'.
+        for (const [other, otherText] of Object.entries(SECTIONS["advanced.html"]!)) if (other !== anchor) expect(first.text).not.toContain(otherText);
+      }
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -107,8 +107,17 @@ export const pageResource = (page: StoredPage, source: Pick<SourceInfo, "name">)
   title: page.title,
   source_id: page.sourceId,
   source_name: source.name,
-  sections: page.passages.map((p) => ({ section: p.section, url: referenceUrl({ url: page.url, anchor: p.anchor }), text: p.text })),
+  sections: page.passages.flatMap((p) =>
+    sectionsOf(p).map((s) => ({ section: s.section, url: referenceUrl({ url: page.url, anchor: s.anchor }), text: s.text })),
+  ),
 });
+
+/** A passage's sections: short sections merged into one passage are read back apart, each with its own anchor. */
+function sectionsOf(passage: StoredPage["passages"][number]): Array<{ anchor: string; section: string; text: string }> {
+  const spans = passage.spans;
+  if (!spans || spans.length < 2) return [passage];
+  return spans.map((span, i) => ({ anchor: span.anchor, section: span.section, text: passage.text.slice(span.start, spans[i + 1]?.start).trim() }));
+}
 
 const STARTED = seconds(new Date());
 

@@ -98,7 +98,8 @@ export interface StoredPage {
   /** Page URL, without fragment. */
   url: string;
   title: string;
-  passages: Array<Pick<Chunk, "anchor" | "section" | "text">>;
+  /** `spans` when a passage holds several short sections (an index that keeps them). */
+  passages: Array<Pick<Chunk, "anchor" | "section" | "text" | "spans">>;
 }
 
 /** The stored page at `url` (no fragment) in one of the given sources; null when none of them holds it. */

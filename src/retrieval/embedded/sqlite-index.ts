@@ -5,7 +5,7 @@ import type { IndexWriter, PageChunks, PageReader, RetrievedChunk, Retriever, Ve
 import { makeTermMatcher, type TextAnalyzer } from "../../core/text-analyzer.ts";
 import { englishAnalyzer } from "../../text/english-analyzer.ts";
 import { storedLinks } from "../stored-links.ts";
-import { storedSpans } from "../stored-spans.ts";
+import { readSpans, storedSpans } from "../stored-spans.ts";
 import { migrateIndex } from "./index-schema.ts";
 import { makePassageRows } from "./passage-rows.ts";
 import { queryTerms } from "./query-terms.ts";
@@ -90,7 +90,7 @@ export function openSqliteIndex(
   const insertVec = db.prepare(`INSERT INTO chunk_vec (id, source_id, vec) VALUES (?, ?, ?)`);
   // Row ids grow in the order a page's passages were inserted: page order. The (source_id, url) index serves it.
   const pagePassages = db.prepare(
-    `SELECT source_id AS sourceId, title, anchor, section, body AS text FROM chunk WHERE source_id IN (SELECT value FROM json_each(?)) AND url = ? ORDER BY id`,
+    `SELECT source_id AS sourceId, title, anchor, section, body AS text, spans FROM chunk WHERE source_id IN (SELECT value FROM json_each(?)) AND url = ? ORDER BY id`,
   );
 
   const insertPages = (sourceId: string, pages: PageChunks[]): SegmentInput[] => {
@@ -223,11 +223,14 @@ export function openSqliteIndex(
         anchor: string;
         section: string;
         text: string;
+        spans: string;
       }>;
       const first = rows[0];
       if (!first) return null;
       // Two sources may hold the same URL: the page is the first one's, never a mix.
-      const passages = rows.filter((r) => r.sourceId === first.sourceId).map(({ anchor, section, text }) => ({ anchor, section, text }));
+      const passages = rows
+        .filter((r) => r.sourceId === first.sourceId)
+        .map(({ anchor, section, text, spans }) => ({ anchor, section, text, ...(spans && { spans: readSpans(spans) }) }));
       return { sourceId: first.sourceId, url, title: first.title, passages };
     },
     refresh,
