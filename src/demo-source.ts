@@ -5,6 +5,7 @@ import { toString as textOf } from "mdast-util-to-string";
 import type { AppServices } from "./app-services.ts";
 import { type IngestResult, ingestDocuments } from "./ingest/ingest-documents.ts";
 import { type DocumentFile, fileDocument, listDocuments } from "./ingest/list-documents.ts";
+import { underPublicUrl } from "./public-url.ts";
 
 export const DEMO_SOURCE_NAME = "docent documentation";
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..");
@@ -82,7 +83,7 @@ export async function ensureDemoSource(services: AppServices, publicUrl: string)
   return ingestDocuments(services, {
     name: DEMO_SOURCE_NAME,
     description: "How to install, configure and call docent: its REST API, CLI, configuration and knowledge sources.",
-    baseUrl: new URL("/docs/", publicUrl).toString(),
+    baseUrl: underPublicUrl(publicUrl, "docs/"),
     origin: BUNDLED_ORIGIN,
     documents,
   });

@@ -19,9 +19,9 @@ describe("the demo source follows the server", () => {
   let dataDir: string;
   let key: string;
   let server: RunningServer | undefined;
-  const start = async (port: number) => {
+  const start = async (port: number, env: Record<string, string> = {}) => {
     await server?.close();
-    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: String(port) }), { log: () => {}, logger: silentLogger() });
+    server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: String(port), ...env }), { log: () => {}, logger: silentLogger() });
     return server;
   };
   const ask = async (s: RunningServer) => {
@@ -63,6 +63,14 @@ describe("the demo source follows the server", () => {
       expect(await refs(question), question).toEqual([]);
     }
     expect((await refs("How do I add a knowledge source?")).length).toBeGreaterThan(0);
+  });
+
+  it("behind a proxy under a path, its pages are under PUBLIC_URL's path", async () => {
+    const behind = await start(await freePort(), { PUBLIC_URL: "https://docs.example.com/docent" });
+    const references = await ask(behind);
+    expect(references.length).toBeGreaterThan(0);
+    for (const url of references) expect(url.startsWith("https://docs.example.com/docent/docs/"), url).toBe(true);
+    await start(await freePort());
   });
 
   it("restarted on another port, alone in the catalog", async () => {

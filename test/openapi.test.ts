@@ -69,10 +69,16 @@ describe("the OpenAPI document", () => {
     expect(forged).not.toContain("evil.example");
   });
 
-  it("names PUBLIC_URL as its server when it is set", async () => {
-    const routes = openApiRoutes({ publicUrl: "https://docs.example.com/base/" });
-    const body = (await (await routes.request("/openapi.json")).json()) as { servers: Array<{ url: string }> };
-    expect(body.servers).toEqual([{ url: "https://docs.example.com" }]);
+  it("names PUBLIC_URL as its server when it is set, with its path (docent behind a proxy under a prefix)", async () => {
+    for (const [publicUrl, server] of [
+      ["https://docs.example.com/base/", "https://docs.example.com/base"],
+      ["https://docs.example.com/base", "https://docs.example.com/base"],
+      ["https://docs.example.com", "https://docs.example.com"],
+    ]) {
+      const routes = openApiRoutes({ publicUrl });
+      const body = (await (await routes.request("/openapi.json")).json()) as { servers: Array<{ url: string }> };
+      expect(body.servers, publicUrl).toEqual([{ url: server }]);
+    }
   });
 
   it("documents every /v1 route the app serves, and no route it does not", () => {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Hono } from "hono";
+import { underPublicUrl } from "../../public-url.ts";
 import { buildOpenApiDocument } from "./document.ts";
 
 const PUBLIC = path.join(import.meta.dirname, "public");
@@ -27,7 +28,8 @@ export function openApiRoutes({ publicUrl }: { publicUrl?: string } = {}) {
   const document = buildOpenApiDocument();
   // PUBLIC_URL when set, else "/" (the document's own origin, as OpenAPI reads a relative server URL): never the
   // request's Host header, which a shared cache in front would hand every later reader.
-  const servers = [{ url: publicUrl ? new URL(publicUrl).origin : "/" }];
+  // Its path too: behind a proxy at https://example.com/docent/, the API is at https://example.com/docent/v1/….
+  const servers = [{ url: publicUrl ? underPublicUrl(publicUrl, "").replace(/\/$/, "") : "/" }];
   app.get("/openapi.json", (c) => c.json({ ...document, servers }));
   const cache = new Map<string, string>();
   for (const [route, { file, type }] of Object.entries(FILES)) {
