@@ -38,7 +38,7 @@ describe("small talk", () => {
       "Hello! I answer questions from the documentation in my knowledge sources (PostgreSQL 15, SQLite, Git, Flask and 1 more) and cite the pages I draw on. What would you like to know?",
     );
     expect(smallTalkReply("thanks", [source("SQLite")])).toMatch(/^You're welcome! .*\(SQLite\)/);
-    expect(smallTalkReply("about", [])).toMatch(/no knowledge source has been added yet\.$/);
+    expect(smallTalkReply("about", [])).toMatch(/no knowledge source is available to me \(none has been added, or none is open to this API key\)\.$/);
   });
 
   it("searches a question without the greeting before it or the thanks after it", () => {

@@ -345,7 +345,7 @@ function sourceList(sources: readonly SourceInfo[]): string {
 /** What docent answers, naming the sources. */
 export const whatDocentAnswers = (sources: readonly SourceInfo[]) =>
   sources.length === 0
-    ? "I answer questions from documentation, but no knowledge source has been added yet."
+    ? "I answer questions from documentation, but no knowledge source is available to me (none has been added, or none is open to this API key)."
     : `I answer questions from the documentation in my knowledge sources (${sourceList(sources)}) and cite the pages I draw on.`;
 
 /** A short friendly reply to small talk that says what docent can answer. */
