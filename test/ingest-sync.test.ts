@@ -101,7 +101,7 @@ describe("ingestion and sync", () => {
     fs.appendFileSync(path.join(docs, "sql-reindex.html"), "<p>Also see VACUUM FULL.</p>");
     const { stdout } = await run("npm", ["run", "-s", "cli", "--", "sources", "sync", id], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir } });
     expect(stdout.trim()).toMatch(
-      /^Synced "PG" \(id [0-9a-f-]+\): 0 added, 1 changed, 0 removed, 2 unchanged pages; 1 unreadable files skipped, 0 non-content pages left out; now 3 pages, \d+ chunks; [\d.]+ s\.$/,
+      /^Synced "PG" \(id [0-9a-f-]+\): 0 added, 1 changed, 0 removed, 2 unchanged pages; 1 unreadable or empty files skipped, 0 non-content pages left out; now 3 pages, \d+ chunks; [\d.]+ s\.$/,
     );
   });
 });

@@ -61,7 +61,7 @@ function reportLine(verb: string, result: IngestResult) {
   const notModified = result.notModified > 0 ? ` (${result.notModified} not downloaded: the server said not modified)` : "";
   return (
     `${verb} "${source.name}" (id ${source.id}): ${result.added} added, ${result.changed} changed, ${result.removed} removed, ${result.unchanged} unchanged pages${notModified}; ` +
-    `${result.skipped} unreadable files skipped, ${result.notContent} non-content pages left out; now ${result.pages} pages, ${result.chunks} chunks; ${result.seconds.toFixed(1)} s.`
+    `${result.skipped} unreadable or empty files skipped, ${result.notContent} non-content pages left out; now ${result.pages} pages, ${result.chunks} chunks; ${result.seconds.toFixed(1)} s.`
   );
 }
 
