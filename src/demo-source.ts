@@ -22,35 +22,27 @@ const DEVELOPER_SECTIONS = new Set(["Retrieval and the agent", "Evaluation", "Be
 export const SKIP_START = "<!-- not in the demo source -->";
 export const SKIP_END = "<!-- /not in the demo source -->";
 
-/** The README without its developer sections (each up to the next heading of its level or higher) and marked passages. */
+/**
+ * The README without its developer sections (each up to the next heading of its level or higher) and
+ * its marked passages, both read from one Markdown parse: a mark is an HTML comment block of its own, so
+ * prose or code that names it is no mark. An unclosed mark leaves the rest out (better a page too short
+ * than an off-topic question answered); a cut inside one already made goes with it.
+ */
 export function readmeForUsers(markdown: string): string {
-  return withoutSections(withoutMarked(markdown));
-}
-
-function withoutMarked(markdown: string): string {
-  // A mark counts on a line of its own, so prose that names it (in backticks) is no mark.
-  const line = (mark: string) => new RegExp(`^${mark.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}[ \t]*$`, "m");
-  let rest = markdown;
-  let out = "";
-  for (let start = line(SKIP_START).exec(rest); start; start = line(SKIP_START).exec(rest)) {
-    out += rest.slice(0, start.index);
-    const after = rest.slice(start.index + start[0].length);
-    const end = line(SKIP_END).exec(after);
-    // An unclosed mark leaves the rest out: better a page too short than an off-topic question answered.
-    rest = end ? after.slice(end.index + end[0].length) : "";
-  }
-  return out + rest;
-}
-
-function withoutSections(markdown: string): string {
+  const nodes = fromMarkdown(markdown).children;
+  const startOf = (node: (typeof nodes)[number] | undefined) => node?.position?.start.offset ?? markdown.length;
+  const isMark = (node: (typeof nodes)[number], mark: string) => node.type === "html" && node.value.trim() === mark;
   const cuts: Array<[number, number]> = [];
-  const headings = fromMarkdown(markdown).children.filter((node) => node.type === "heading");
-  headings.forEach((heading, i) => {
-    const from = heading.position?.start.offset ?? 0;
-    // A developer section inside one already cut goes with it.
-    if (!DEVELOPER_SECTIONS.has(textOf(heading).trim()) || from < (cuts.at(-1)?.[1] ?? 0)) return;
-    const end = headings.slice(i + 1).find((next) => next.depth <= heading.depth);
-    cuts.push([from, end?.position?.start.offset ?? markdown.length]);
+  nodes.forEach((node, i) => {
+    const from = startOf(node);
+    if (from < (cuts.at(-1)?.[1] ?? 0)) return;
+    const rest = nodes.slice(i + 1);
+    if (isMark(node, SKIP_START)) {
+      const end = rest.find((next) => isMark(next, SKIP_END));
+      cuts.push([from, end?.position?.end.offset ?? markdown.length]);
+    } else if (node.type === "heading" && DEVELOPER_SECTIONS.has(textOf(node).trim())) {
+      cuts.push([from, startOf(rest.find((next) => next.type === "heading" && next.depth <= node.depth))]);
+    }
   });
   return cuts.reduceRight((text, [from, to]) => text.slice(0, from) + text.slice(to), markdown);
 }

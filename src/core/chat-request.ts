@@ -30,7 +30,8 @@ export const REQUEST_BOUNDS = {
   schemaDescription: 4096,
 } as const;
 const B = REQUEST_BOUNDS;
-const atMost = (n: number, what: string) => `must hold at most ${n} ${what}`;
+/** The message for a list or string over one of these bounds. */
+export const atMost = (n: number, what: string) => `must hold at most ${n} ${what}`;
 
 const TextPart = z.object({ type: z.literal("text"), text: z.string() });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ChatCompletionRequest, JsonSchemaSpec, REQUEST_BOUNDS } from "../../core/chat-request.ts";
+import { atMost, ChatCompletionRequest, JsonSchemaSpec, REQUEST_BOUNDS } from "../../core/chat-request.ts";
 
 /**
  * The Responses API request (`POST /v1/responses`) as docent serves it: the
@@ -10,7 +10,6 @@ import { ChatCompletionRequest, JsonSchemaSpec, REQUEST_BOUNDS } from "../../cor
 const chat = ChatCompletionRequest.shape;
 // The chat request's structural bounds: an over-long list is refused before its items are read.
 const B = REQUEST_BOUNDS;
-const atMost = (n: number, what: string) => `must hold at most ${n} ${what}`;
 
 export const INPUT_ROLES = ["user", "system", "developer", "assistant"] as const;
 
