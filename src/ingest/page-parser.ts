@@ -23,10 +23,13 @@ export interface PageParserOptions {
   memoryLimitMb?: number;
 }
 
+/** A sync parses pages back to back; between syncs (hours) the thread's heap would sit unused. */
+const IDLE_MS = 10_000;
+
 const workerUrl = new URL("./page-parse-worker.mjs", import.meta.url);
 
 export function createPageParser({ timeLimitMs = 20_000, memoryLimitMb = 1024 }: PageParserOptions = {}): PageParser {
-  const thread = createLimitedThread<ParseJob>({ script: workerUrl, timeLimitMs, memoryLimitMb, name: "page parser" });
+  const thread = createLimitedThread<ParseJob>({ script: workerUrl, timeLimitMs, memoryLimitMb, name: "page parser", idleMs: IDLE_MS });
   return {
     async parsePage(bytes, doc, sourceId, baseUrl) {
       const outcome = await thread.run({ kind: "page", bytes, doc: { relPath: doc.relPath, ...(doc.url && { url: doc.url }) }, sourceId, baseUrl });

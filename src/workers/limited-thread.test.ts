@@ -33,4 +33,18 @@ describe("a limited thread", () => {
     expect(await busy).toEqual({ result: "busy" });
     await expect(thread.run({ ms: 1, value: "x" }, { signal: controller.signal })).rejects.toThrow("client left");
   });
+
+  it("ends a thread left idle for idleMs, and starts a new one for the next job", async () => {
+    const idle = createLimitedThread<Job>({ script, timeLimitMs: 1_000, memoryLimitMb: 64, name: "test", idleMs: 100 });
+    try {
+      const first = (await idle.run({ ms: 1, value: "threadId" })) as { result: number };
+      expect(await idle.run({ ms: 1, value: "threadId" })).toEqual(first); // busy again within idleMs: the same thread
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const next = (await idle.run({ ms: 1, value: "threadId" })) as { result: number };
+      expect(next.result).not.toBe(first.result);
+      expect(await thread.run({ ms: 1, value: "threadId" })).toEqual(await thread.run({ ms: 1, value: "threadId" })); // no idleMs: kept
+    } finally {
+      await idle.close();
+    }
+  });
 });

@@ -32,16 +32,25 @@ export interface LimitedThreadOptions {
   memoryLimitMb: number;
   /** Said when the thread cannot start at all: a broken install, not a bad job. */
   name: string;
+  /** Ends the thread after this long without a job (its heap is tens of MB); the next job starts a new one. Default: kept. */
+  idleMs?: number;
 }
 
 type Pending<Job> = { job: Job; settle: (outcome: ThreadOutcome) => void; fail: (error: Error) => void; signal?: AbortSignal; onAbort?: () => void };
 
-export function createLimitedThread<Job>({ script, timeLimitMs, memoryLimitMb, name }: LimitedThreadOptions): LimitedThread<Job> {
+export function createLimitedThread<Job>({ script, timeLimitMs, memoryLimitMb, name, idleMs }: LimitedThreadOptions): LimitedThread<Job> {
   const queue = createFairQueue<Pending<Job>>();
   let worker: Worker | null = null;
   let ready = false;
   let current: Pending<Job> | null = null;
   let timer: NodeJS.Timeout | undefined;
+  let idleTimer: NodeJS.Timeout | undefined;
+
+  const endIdle = () => {
+    const idle = worker;
+    worker = null;
+    void idle?.terminate();
+  };
 
   const finish = (outcome: ThreadOutcome) => {
     clearTimeout(timer);
@@ -78,8 +87,11 @@ export function createLimitedThread<Job>({ script, timeLimitMs, memoryLimitMb, n
     if (current) return;
     if (queue.size() === 0) {
       worker?.unref(); // an idle thread keeps no process alive
+      if (worker && idleMs !== undefined) idleTimer ??= setTimeout(endIdle, idleMs).unref();
       return;
     }
+    clearTimeout(idleTimer);
+    idleTimer = undefined;
     if (!worker) return start();
     worker.ref();
     if (!ready) return;
@@ -114,6 +126,7 @@ export function createLimitedThread<Job>({ script, timeLimitMs, memoryLimitMb, n
       worker!.unref();
     },
     async close() {
+      clearTimeout(idleTimer);
       const closing = worker;
       worker = null;
       for (const pending of queue.drain()) pending.settle({ overLimit: true });
