@@ -177,13 +177,14 @@ describe("requests in progress per key", () => {
     expect((await client.chat.completions.create(params())).choices[0]!.message.content).toBe("Use CLUSTER [1].");
   });
 
-  it("a streamed tRPC batch (httpBatchStreamLink) holds its slot until its body ends", async () => {
+  // httpBatchStreamLink sends trpc-accept; tRPC streams for a plain Accept naming application/jsonl too.
+  it.each(["trpc-accept", "accept"])("a streamed tRPC batch (%s: application/jsonl) holds its slot until its body ends", async (header) => {
     const { client, fake, server } = running;
     fake.queue({ kind: "reply", text: "Slow answer [1].", delayMs: 300 });
     const sent = fake.requests.length;
     const streamed = fetch(`${server.url}/trpc/chat.completions.create?batch=1`, {
       method: "POST",
-      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json", "trpc-accept": "application/jsonl" },
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json", [header]: "application/jsonl" },
       body: JSON.stringify({ 0: params() }),
     }).then((response) => response.text());
     await vi.waitFor(() => expect(fake.requests.length).toBe(sent + 1), { timeout: 5000 });

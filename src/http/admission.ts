@@ -66,11 +66,14 @@ export async function acquireMore(limiter: RateLimiter, caller: Caller, operatio
 
 /**
  * Whether a response is still being written when its handler returns: an event
- * stream, or tRPC's streamed batch (`trpc-accept: application/jsonl`, sent as
- * application/json in chunks). Its leases are held until its body ends.
+ * stream, or tRPC's streamed batch (asked for with `trpc-accept` or `accept`
+ * naming application/jsonl, sent as application/json in chunks). Its leases
+ * are held until its body ends. Either header naming it counts, a superset of
+ * what tRPC streams for: holding a complete reply's lease to its end is harmless.
  */
 export const streams = (request: Request, response: Response) =>
-  response.headers.get("content-type")?.startsWith("text/event-stream") === true || request.headers.get("trpc-accept") === "application/jsonl";
+  response.headers.get("content-type")?.startsWith("text/event-stream") === true ||
+  [request.headers.get("trpc-accept"), request.headers.get("accept")].some((header) => header?.split(",").some((type) => type.trim() === "application/jsonl"));
 
 /** Holds `more` until the response (a stream included) has ended. */
 export function releasedWith(request: Request, response: Response, more: Lease): Response {
