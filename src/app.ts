@@ -78,6 +78,12 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
       },
     }),
   );
+  // A refused caller (no key, a bad one, over its limits) is answered before its body is read: up to
+  // MAX_BODY_BYTES read and parsed for every keyless request made a flood of them cost what a key's would.
+  app.on(["GET", "POST", "PUT", "DELETE"], ["/graphql", "/graphql/stream"], async (c, next) => {
+    const admitted = c.get("admission");
+    return "error" in admitted ? refusalResponse(admitted.error) : next();
+  });
   app.on(["GET", "POST", "PUT", "DELETE"], ["/graphql", "/graphql/stream"], limitBody(maxBodyBytes, { refuse: refusalResponse }), async (c) => {
     // A body is JSON, whose depth and size limitBody has checked; Yoga would also parse a form-encoded
     // one, whose `variables` (JSON inside a form field) no limit has seen.
@@ -92,8 +98,6 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
       }
     }
     const admitted = c.get("admission");
-    // graphql-sse reserves and opens its stream before Yoga builds a context: refuse here in GraphQL's shape.
-    if (c.req.path === "/graphql/stream" && "error" in admitted) return refusalResponse(admitted.error);
     const response = await graphql(c.req.raw, admitted);
     // The single-connection stream outlives its admission: it ends when its key is revoked or expires.
     if (c.req.path !== "/graphql/stream" || c.req.method !== "GET" || !response.body || "error" in admitted) return response;
@@ -113,6 +117,10 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
   // A body refused for its size or shape is answered by tRPC itself (its error shape and status), from a bodiless copy of the request.
   const trpcRefusal = (error: DocentError, c: Context) =>
     trpc(new Request(c.req.url, { method: c.req.method, headers: bodilessHeaders(c.req.raw) }), { error });
+  app.on(["GET", "POST"], "/trpc/*", async (c, next) => {
+    const admitted = c.get("admission");
+    return "error" in admitted ? trpcRefusal(admitted.error, c) : next();
+  });
   app.on(["GET", "POST"], "/trpc/*", limitBody(maxBodyBytes, { refuse: trpcRefusal }), async (c) => {
     const admitted = c.get("admission");
     if ("error" in admitted) return trpc(c.req.raw, admitted);

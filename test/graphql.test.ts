@@ -18,6 +18,12 @@ describe("GraphQL", () => {
     sources: [server.sources.pg],
   });
 
+  it("serves no GraphiQL page: it would load a CDN's scripts on the origin where the playground keeps its key", async () => {
+    const response = await fetch(`${server.url}/graphql`, { headers: { accept: "text/html", authorization: `Bearer ${server.key}` } });
+    expect(response.headers.get("content-type") ?? "").not.toMatch(/text\/html/);
+    expect(await response.text()).not.toMatch(/unpkg|<script/i);
+  });
+
   it("answers queries: sources, source(id), models", async () => {
     const { body } = await graphqlRequest(
       server.url,

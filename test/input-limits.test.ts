@@ -1,3 +1,4 @@
+import http from "node:http";
 import { TRPCClientError } from "@trpc/client";
 import { getIntrospectionQuery } from "graphql";
 import OpenAI from "openai";
@@ -146,6 +147,32 @@ describe("input limits", () => {
     expect(nested.data).toMatchObject({ code: "BAD_REQUEST", httpStatus: 400, reason: "json_too_deep" });
   });
 
+  it("answers a keyless GraphQL or tRPC request before reading its body", async () => {
+    // 4 MB declared, a few bytes sent and the rest never: the 401 must come without waiting for (or parsing) the rest.
+    const firstBytes = (path: string, key: string | null) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.request(`${server.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "content-length": 4_000_000, ...(key && { authorization: `Bearer ${key}` }) },
+        });
+        request.on("response", (response) => {
+          let body = "";
+          response.on("data", (chunk) => (body += chunk));
+          response.on("end", () => resolve({ status: response.statusCode!, body }));
+        });
+        request.on("error", reject);
+        request.write('{"query": "');
+        setTimeout(() => request.destroy(new Error(`no answer from ${path} before the body ended`)), 3000);
+      });
+    const graphql = await firstBytes("/graphql", null);
+    expect(graphql.status).toBe(401);
+    expect(JSON.parse(graphql.body).errors[0].extensions.code).toBe("UNAUTHENTICATED");
+    expect((await firstBytes("/graphql", "dk_wrong")).status).toBe(401);
+    const trpc = await firstBytes("/trpc/chat.completions.create", null);
+    expect(trpc.status).toBe(401);
+    expect(JSON.parse(trpc.body).error.data.code).toBe("UNAUTHORIZED");
+  });
+
   it("does not let one GraphQL or tRPC request multiply the work: aliases and batches are bounded", async () => {
     const aliases = Array.from({ length: 5 }, (_, i) => `a${i}: createChatCompletion(input: $input) { id }`).join(" ");
     const graphql = await graphqlRequest(server.url, server.key, `mutation ($input: ChatCompletionInput!) { ${aliases} }`, {
@@ -179,7 +206,27 @@ describe("input limits", () => {
     expect(repeats.body.errors![0]!.message).toMatch(/'sources' is asked for more than 5 times in one selection set/);
     const chain = Array.from({ length: 300 }, (_, i) => `fragment F${i} on Query { ${i === 299 ? "models { id }" : `...F${i + 1} ...F${i + 1}`} }`);
     const doubling = await graphqlRequest(server.url, server.key, `{ ...F0 } ${chain.join(" ")}`);
-    expect(doubling.body.errors![0]!.message).toMatch(/more than 2000 fields once its fragments are expanded/);
+    expect(doubling.body.errors![0]!.message).toMatch(/more than 2000 fields once its fragments are expanded|'models' is asked for more than 32 times/);
+    // Fields that many fragments add under one name are compared pairwise too: 370 fragments each asking
+    // `sources { id }`, spread side by side, cost 0.15–0.35 s each to validate. Relay-style overlap (a few) passes.
+    const overlap = (n: number) => {
+      const names = Array.from({ length: n }, (_, i) => `O${i}`);
+      return `{ ${names.map((name) => `...${name}`).join(" ")} } ${names.map((name) => `fragment ${name} on Query { sources { id } }`).join(" ")}`;
+    };
+    const overlapStarted = performance.now();
+    const overlapping = await graphqlRequest(server.url, server.key, overlap(370));
+    expect(overlapping.body.errors![0]!.message).toMatch(/'sources' is asked for more than 32 times in one selection set once its fragments are expanded/);
+    expect(performance.now() - overlapStarted).toBeLessThan(100);
+    const inline = `{ ${Array.from({ length: 40 }, () => "... on Query { models { id } }").join(" ")} }`;
+    expect((await graphqlRequest(server.url, server.key, inline)).body.errors![0]!.message).toMatch(/'models' is asked for more than 32 times/);
+    expect((await graphqlRequest(server.url, server.key, overlap(30))).body.errors).toBeUndefined();
+
+    // graphql-js parses recursively: 2,400 nested lists within the token limit overflowed its stack (a 500 with a stack in the log).
+    const deep = await graphqlRequest(server.url, server.key, `{ source(id: ${"[".repeat(2400)}"x"${"]".repeat(2400)}) { id } }`);
+    expect(deep.body.errors![0]).toMatchObject({ message: "The document nests more than 64 levels deep.", extensions: { code: "BAD_USER_INPUT" } });
+    const deepDefault = await graphqlRequest(server.url, server.key, `query ($v: String = ${"{a:".repeat(1500)}1${"}".repeat(1500)}) { models { id } }`);
+    expect(deepDefault.body.errors![0]!.message).toBe("The document nests more than 64 levels deep.");
+
     const full = getIntrospectionQuery({
       descriptions: true,
       specifiedByUrl: true,

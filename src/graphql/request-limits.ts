@@ -1,11 +1,36 @@
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
-import { GraphQLError, parse, type ValidationContext, type ValidationRule } from "graphql";
+import { GraphQLError, Lexer, parse, Source, TokenKind, type ValidationContext, type ValidationRule } from "graphql";
 import { documentShapeProblem, shapeError } from "./document-shape.ts";
 
 /** Chat completions one GraphQL request may ask for: with aliases, one request of 200 took 1.8 s of work. */
 export const MAX_COMPLETIONS_PER_REQUEST = 1;
 /** Tokens of a GraphQL document: docent's largest real query has about 100; 4 MB of fields took 2.2 s to parse and validate. */
 export const MAX_QUERY_TOKENS = 5000;
+/**
+ * Brackets open at once in a document (selections, lists, objects, arguments):
+ * graphql-js parses recursively, and 2,000 nested list values within the
+ * token limit overflowed its stack (a 500, before the key was even checked).
+ * The introspection query nests about 20 deep.
+ */
+export const MAX_NESTING = 64;
+
+const OPENING = new Set<string>([TokenKind.BRACE_L, TokenKind.BRACKET_L, TokenKind.PAREN_L]);
+const CLOSING = new Set<string>([TokenKind.BRACE_R, TokenKind.BRACKET_R, TokenKind.PAREN_R]);
+
+/** Whether a document nests deeper than MAX_NESTING, read token by token up to MAX_QUERY_TOKENS (lexing is not recursive). */
+export function nestsTooDeep(source: string): boolean {
+  const lexer = new Lexer(new Source(source));
+  let depth = 0;
+  try {
+    for (let read = 0, token = lexer.advance(); token.kind !== TokenKind.EOF && read < MAX_QUERY_TOKENS; token = lexer.advance(), read++) {
+      if (OPENING.has(token.kind) && ++depth > MAX_NESTING) return true;
+      if (CLOSING.has(token.kind)) depth--;
+    }
+  } catch {
+    // A syntax error is the parser's to report.
+  }
+  return false;
+}
 /**
  * Aliases in one operation, each fragment counted wherever it is spread: 20
  * aliases of `fields` in two fragments, spread into each other, made 4.6 KB
@@ -52,6 +77,7 @@ type ParseFn = typeof parse;
 export const requestLimits = () => ({
   onParse: ({ setParseFn }: { setParseFn: (fn: ParseFn) => void }) =>
     setParseFn((source, options) => {
+      if (nestsTooDeep(typeof source === "string" ? source : source.body)) throw shapeError(`The document nests more than ${MAX_NESTING} levels deep.`);
       const document = parse(source, { ...options, maxTokens: MAX_QUERY_TOKENS });
       // Refused before validation, whose cost these shapes multiply (document-shape.ts).
       const problem = documentShapeProblem(document);

@@ -28,6 +28,8 @@ export function createGraphQLHandler(services: GraphQLServices & { keys: KeyStor
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
+    // No GraphiQL: its page loads scripts from a CDN on this origin, where the playground keeps a key in localStorage.
+    graphiql: false,
     // Cross-origin access is CORS_ORIGINS's business (http/cors.ts), not Yoga's allow-every-origin default.
     cors: false,
     // Expected errors are the client's business; unexpected ones are logged by maskError.
