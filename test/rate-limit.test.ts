@@ -204,3 +204,50 @@ describe("requests in progress per key", () => {
     expect((await client.chat.completions.create(params())).choices[0]!.message.content).toBe("Use CLUSTER [1].");
   });
 });
+
+describe("operations sent into a graphql-sse stream", () => {
+  let running: ServerWithProviders;
+  beforeAll(async () => {
+    // The open stream holds one slot, as any request in progress does; its operations share the other.
+    running = await startServerWithProviders({ kind: "reply", text: "Use CLUSTER [1]." }, { MAX_CONCURRENT_PER_KEY: "2" });
+  });
+  afterAll(() => running.close());
+
+  it("hold a slot until they end, though each is answered 202 at once", async () => {
+    const { fake, server } = running;
+    const auth = { authorization: `Bearer ${server.key}` };
+    const token = await (await fetch(`${server.url}/graphql/stream`, { method: "PUT", headers: auth })).text();
+    const stream = await fetch(`${server.url}/graphql/stream`, { headers: { "x-graphql-event-stream-token": token, accept: "text/event-stream" } });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    let events = "";
+    const reading = (async () => {
+      for (let part = await reader.read(); !part.done; part = await reader.read()) events += new TextDecoder().decode(part.value);
+    })().catch(() => {});
+    const query = "subscription ($i: ChatCompletionInput!) { chatCompletionStream(input: $i) { id choices { delta { content } } } }";
+    const send = (id: string) =>
+      fetch(`${server.url}/graphql/stream`, {
+        method: "POST",
+        headers: { "x-graphql-event-stream-token": token, "content-type": "application/json" },
+        body: JSON.stringify({
+          query,
+          variables: { i: { model: "provider_a", messages: [question], sources: [server.sources.pg] } },
+          extensions: { operationId: id },
+        }),
+      });
+
+    fake.queue({ kind: "reply", text: "Slow answer [1].", delayMs: 400 });
+    const sent = fake.requests.length;
+    expect((await send("op1")).status).toBe(202);
+    await vi.waitFor(() => expect(fake.requests.length).toBe(sent + 1), { timeout: 5000 });
+    const second = await send("op2");
+    expect(second.status).toBe(429);
+    expect(second.headers.get("retry-after")).toBe("1");
+    expect(fake.requests.length).toBe(sent + 1);
+
+    await vi.waitFor(() => expect(events).toMatch(/event: complete\ndata: \{"id":"op1"\}/), { timeout: 5000 });
+    await vi.waitFor(async () => expect((await send(`op3-${Date.now()}`)).status).toBe(202), { timeout: 2000 });
+    await reader.cancel();
+    await reading;
+  });
+});

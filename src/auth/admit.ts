@@ -10,6 +10,12 @@ export interface Caller {
   scope: SourceScope;
   /** The request's trace, passed to runCompletion so its outcome is reported (set by http/admission.ts). */
   trace?: RequestTrace;
+  /**
+   * Takes over the request's share of its key's limits, for work that goes on
+   * after the response (an operation sent into a graphql-sse stream, answered
+   * 202 at once): the taker releases it when that work ends (set by http/admission.ts).
+   */
+  keepLease?: () => Lease;
 }
 
 /** What a request presented: its Authorization header, or a stream token and the key id it stands for (null: unknown or lapsed). */

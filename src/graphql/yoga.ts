@@ -8,6 +8,7 @@ import type { GraphQLContext, GraphQLServices } from "./context.ts";
 import { maskError, toGraphQLError } from "./errors.ts";
 import { requestLimits } from "./request-limits.ts";
 import { schema } from "./schema/index.ts";
+import { streamOperationLease } from "./stream-operation-lease.ts";
 
 export const STREAM_TOKEN_HEADER = "x-graphql-event-stream-token";
 
@@ -44,6 +45,7 @@ export function createGraphQLHandler(services: GraphQLServices & { keys: KeyStor
     },
     plugins: [
       requestLimits(),
+      streamOperationLease((request) => request.method === "POST" && new URL(request.url).pathname === "/graphql/stream" && streamTokenOf(request) !== null),
       useGraphQLSSE({
         endpoint: "/graphql/stream",
         async authenticate(req) {

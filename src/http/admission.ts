@@ -35,13 +35,19 @@ export function admission(
     // The key id (never the key) goes with the request's trace, and the trace with the caller to the core.
     const trace = c.get("trace");
     if (trace) trace.keyId = admitted.caller.key.id;
-    c.set("admission", { caller: { ...admitted.caller, trace } });
+    let kept = false;
+    const keepLease = () => {
+      kept = true;
+      return admitted.lease;
+    };
+    c.set("admission", { caller: { ...admitted.caller, trace, keepLease } });
     try {
       await next();
     } catch (error) {
-      await admitted.lease.release();
+      if (!kept) await admitted.lease.release();
       throw error;
     }
+    if (kept) return;
     // A JSON reply is complete when the handler returns; a stream has only begun.
     if (streams(c.req.raw, c.res)) c.res = holdUntilBodyEnds(c.res, admitted.lease);
     else await admitted.lease.release();
