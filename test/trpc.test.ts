@@ -61,5 +61,16 @@ describe("tRPC", () => {
     expect(bad.message).toMatch(/only the roles 'user', 'system' and 'assistant'/);
     const unknown = await client.chat.completions.create.mutate({ ...input(), sources: ["00000000-0000-4000-8000-000000000000"] }).catch((e) => e);
     expect(unknown.data).toMatchObject({ code: "NOT_FOUND", httpStatus: 404, param: "sources[0]" });
+
+    // A body that is no object at all (empty, null, a list) is said as REST says it, not "Missing required parameter: 'null'".
+    for (const body of ["", "null", "[]", "5"]) {
+      const response = await fetch(`${server.url}/trpc/chat.completions.create`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+        body,
+      });
+      expect(response.status).toBe(400);
+      expect((await response.json()).error.message).toBe("The request body must be a JSON object.");
+    }
   });
 });

@@ -23,6 +23,8 @@ export function zodToBadRequest(error: z.ZodError, body: unknown) {
   const issue = error.issues[0];
   if (!issue) return badRequest("Invalid request body.");
   const param = paramPath(issue.path);
+  // The whole input is of the wrong type (tRPC's empty body, `null`, `[]`): said as REST says it.
+  if (param === null && issue.code === "invalid_type") return badRequest("The request body must be a JSON object.", null, "invalid_json");
   if (issue.code === "invalid_type" && valueAt(body, issue.path) === undefined) {
     return badRequest(`Missing required parameter: '${param}'.`, param, "missing_required_parameter");
   }
