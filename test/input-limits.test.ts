@@ -240,6 +240,17 @@ describe("input limits", () => {
     const input = encodeURIComponent(JSON.stringify({}));
     const trpc = await fetch(`${server.url}/trpc/${batch}?batch=1&input=${input}`, { headers: { authorization: `Bearer ${server.key}` } });
     expect(trpc.status).toBe(400);
+    // tRPC's adapter labels this refusal text/plain; its body is tRPC's JSON error shape, and so is its label.
+    expect(trpc.headers.get("content-type")).toMatch(/^application\/json/);
+    expect((await trpc.json()).error.message).toMatch(/Batch call exceeds maximum size/);
+    const textPlain = await fetch(`${server.url}/trpc/chat.completions.create`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "text/plain" },
+      body: "{}",
+    });
+    expect(textPlain.status).toBe(415);
+    expect(textPlain.headers.get("content-type")).toMatch(/^application\/json/);
+    expect((await textPlain.json()).error.data.code).toBe("UNSUPPORTED_MEDIA_TYPE");
     const ok = await fetch(`${server.url}/trpc/${batch.split(",").slice(0, 16).join(",")}?batch=1&input=${input}`, {
       headers: { authorization: `Bearer ${server.key}` },
     });

@@ -5,18 +5,41 @@ import { appRouter } from "./router.ts";
 
 /** tRPC over fetch at /trpc: batching for queries and mutations, SSE for subscriptions. */
 export function createTrpcHandler(services: TrpcServices) {
-  return (request: Request, admission: Admission) =>
-    fetchRequestHandler({
-      endpoint: "/trpc",
-      req: request,
-      router: appRouter,
-      // A batch of calls is one request's work: 16 at most (a client's httpBatchLink maxItems may say the same).
-      maxBatchSize: 16,
-      createContext: () => createContextInner(services, admission),
-      onError: ({ error, path }) => {
-        if (error.code !== "INTERNAL_SERVER_ERROR") return;
-        if (services.logger) services.logger.error({ err: error.cause ?? error, interface: "trpc", procedure: path ?? null }, "unexpected error");
-        else console.error(`trpc: ${path ?? "?"}: ${error.cause?.stack ?? error.stack}`);
-      },
-    });
+  return async (request: Request, admission: Admission) =>
+    jsonTyped(
+      await fetchRequestHandler({
+        endpoint: "/trpc",
+        req: request,
+        router: appRouter,
+        // A batch of calls is one request's work: 16 at most (a client's httpBatchLink maxItems may say the same).
+        maxBatchSize: 16,
+        createContext: () => createContextInner(services, admission),
+        onError: ({ error, path }) => {
+          if (error.code !== "INTERNAL_SERVER_ERROR") return;
+          if (services.logger) services.logger.error({ err: error.cause ?? error, interface: "trpc", procedure: path ?? null }, "unexpected error");
+          else console.error(`trpc: ${path ?? "?"}: ${error.cause?.stack ?? error.stack}`);
+        },
+      }),
+    );
+}
+
+/**
+ * tRPC's adapter answers some refusals (an unsupported content type, a batch
+ * over maxBatchSize) with its JSON error shape and no content type, sent as
+ * text/plain: label them
+ * as what they are, so clients that go by the header read the error.
+ */
+async function jsonTyped(response: Response): Promise<Response> {
+  // Unlabelled, a string body goes out as text/plain.
+  const type = response.headers.get("content-type");
+  if (response.status < 400 || (type !== null && !type.startsWith("text/plain"))) return response;
+  const text = await response.text();
+  const headers = new Headers(response.headers);
+  try {
+    JSON.parse(text);
+    headers.set("content-type", "application/json");
+  } catch {
+    // Plain text after all: left as it is.
+  }
+  return new Response(text, { status: response.status, statusText: response.statusText, headers });
 }
