@@ -26,8 +26,8 @@ export function createTrpcHandler(services: TrpcServices) {
 /**
  * tRPC's adapter answers some refusals (an unsupported content type, a batch
  * over maxBatchSize) with its JSON error shape and no content type, sent as
- * text/plain: label them
- * as what they are, so clients that go by the header read the error.
+ * text/plain: label them as what they are, so clients that go by the header
+ * read the error.
  */
 async function jsonTyped(response: Response): Promise<Response> {
   // Unlabelled, a string body goes out as text/plain.
