@@ -3,7 +3,7 @@ import type { AppServices } from "./app-services.ts";
 import { createStreamTokens } from "./auth/stream-tokens.ts";
 import { badRequest, type DocentError, notFound, toDocentError } from "./core/errors.ts";
 import type { Lease } from "./core/rate-limiter.ts";
-import { refusalResponse } from "./graphql/errors.ts";
+import { refusalResponse, thrownClientError } from "./graphql/errors.ts";
 import { createGraphQLHandler, streamTokenOf } from "./graphql/yoga.ts";
 import { type AdmissionEnv, acquireMore, admission, releasedWith } from "./http/admission.ts";
 import { jsonShapeError, limitBody } from "./http/body-limit.ts";
@@ -98,7 +98,14 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
       }
     }
     const admitted = c.get("admission");
-    const response = await graphql(c.req.raw, admitted);
+    let response: Response;
+    try {
+      response = await graphql(c.req.raw, admitted);
+    } catch (error) {
+      const refused = thrownClientError(error);
+      if (!refused) throw error;
+      return refused;
+    }
     // The single-connection stream outlives its admission: it ends when its key is revoked or expires.
     if (c.req.path !== "/graphql/stream" || c.req.method !== "GET" || !response.body || "error" in admitted) return response;
     const keyId = admitted.caller.key.id;

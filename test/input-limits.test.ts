@@ -220,10 +220,25 @@ describe("input limits", () => {
     const inline = `{ ${Array.from({ length: 40 }, () => "... on Query { models { id } }").join(" ")} }`;
     expect((await graphqlRequest(server.url, server.key, inline)).body.errors![0]!.message).toMatch(/'models' is asked for more than 32 times/);
     expect((await graphqlRequest(server.url, server.key, overlap(30))).body.errors).toBeUndefined();
+    // Merged at depth, sub-selections are compared together: 8 copies at each of three levels cost 8×8×8 (0.27–0.63 s).
+    const eight = (inner: string) => Array.from({ length: 8 }, () => `... on __Type { ${inner} }`).join(" ");
+    const nested = `{ __schema { types { ${eight(`fields { ${Array.from({ length: 8 }, () => "... on __Field { type { name } }").join(" ")} }`)} } } }`;
+    expect((await graphqlRequest(server.url, server.key, nested)).body.errors![0]!.message).toMatch(/'type' is asked for more than 32 times/);
 
     // graphql-js parses recursively: 2,400 nested lists within the token limit overflowed its stack (a 500 with a stack in the log).
     const deep = await graphqlRequest(server.url, server.key, `{ source(id: ${"[".repeat(2400)}"x"${"]".repeat(2400)}) { id } }`);
     expect(deep.body.errors![0]).toMatchObject({ message: "The document nests more than 64 levels deep.", extensions: { code: "BAD_USER_INPUT" } });
+    // Sent into a graphql-sse stream, where the plugin parses with nothing to catch a refusal: 400, not a 500.
+    const token = await (await fetch(`${server.url}/graphql/stream`, { method: "PUT", headers: { authorization: `Bearer ${server.key}` } })).text();
+    for (const query of [`{ source(id: ${"[".repeat(100)}"x"${"]".repeat(100)}) { id } }`, "{ sources { "]) {
+      const intoStream = await fetch(`${server.url}/graphql/stream`, {
+        method: "POST",
+        headers: { "x-graphql-event-stream-token": token, "content-type": "application/json" },
+        body: JSON.stringify({ query, extensions: { operationId: query.slice(0, 12) } }),
+      });
+      expect(intoStream.status).toBe(400);
+      expect((await intoStream.json()).errors[0].message).toMatch(/nests more than 64 levels|Syntax Error/);
+    }
     const deepDefault = await graphqlRequest(server.url, server.key, `query ($v: String = ${"{a:".repeat(1500)}1${"}".repeat(1500)}) { models { id } }`);
     expect(deepDefault.body.errors![0]!.message).toBe("The document nests more than 64 levels deep.");
 

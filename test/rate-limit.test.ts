@@ -213,7 +213,7 @@ describe("operations sent into a graphql-sse stream", () => {
   });
   afterAll(() => running.close());
 
-  it("hold a slot until they end, though each is answered 202 at once", async () => {
+  it("hold a slot until they end, though each is answered 202 at once (sent by GET or POST)", async () => {
     const { fake, server } = running;
     const auth = { authorization: `Bearer ${server.key}` };
     const token = await (await fetch(`${server.url}/graphql/stream`, { method: "PUT", headers: auth })).text();
@@ -238,7 +238,12 @@ describe("operations sent into a graphql-sse stream", () => {
 
     fake.queue({ kind: "reply", text: "Slow answer [1].", delayMs: 400 });
     const sent = fake.requests.length;
-    expect((await send("op1")).status).toBe(202);
+    // graphql-sse takes an operation by GET as well as by POST: op1 is sent by GET.
+    const variables = JSON.stringify({ i: { model: "provider_a", messages: [question], sources: [server.sources.pg] } });
+    const byGet = await fetch(
+      `${server.url}/graphql/stream?${new URLSearchParams({ token, query, variables, extensions: JSON.stringify({ operationId: "op1" }) })}`,
+    );
+    expect(byGet.status).toBe(202);
     await vi.waitFor(() => expect(fake.requests.length).toBe(sent + 1), { timeout: 5000 });
     const second = await send("op2");
     expect(second.status).toBe(429);

@@ -17,74 +17,112 @@ export const MAX_EXPANDED_FIELDS = 2_000;
 
 /**
  * Fields merged under one response name in one selection set, whatever adds
- * them: the set itself, its inline fragments and the fragments it spreads.
- * 370 fragments that each ask `sources { id }`, spread side by side, passed
- * the per-fragment count above and cost 0.15–0.35 s each to validate. A
- * client whose fragments each ask for `id` (Relay's way) adds one per fragment.
+ * them: the set itself, its inline fragments and the fragments it spreads,
+ * and at depth every field merged with it (graphql-js compares their
+ * sub-selections together, so 8 copies at each of three levels cost 8×8×8).
+ * 370 fragments that each ask `sources { id }`, spread side by side, cost
+ * 0.15–0.35 s each to validate; three levels of 8 cost 0.27–0.63 s. A client
+ * whose fragments each ask for `id` (Relay's way) adds one per fragment.
  */
 export const MAX_MERGED_FIELDS = 32;
-
-/** A selection set measured: fields once fragments are expanded, and how many fields it merges under each response name. */
-type Shape = { size: number; names: Map<string, number> };
+const MAX_MERGE_DEPTH = 128;
+/** Fields visited while merging (each expanded field once per operation, plus what a cyclic fragment repeats before validation refuses it). */
+const MERGE_BUDGET = 20_000;
 
 /** Why a parsed document is refused before validation, or null. Linear in the document: fragments are measured once. */
 export function documentShapeProblem(document: DocumentNode): string | null {
   const fragments = new Map<string, SelectionSetNode>();
   for (const definition of document.definitions)
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition.selectionSet);
-  const shapes = new Map<string, Shape>();
+  const sizes = new Map<string, number>();
   let repeated: string | null = null;
-  let merged: string | null = null;
-  const add = (names: Map<string, number>, name: string, count: number) => {
-    // Capped: a doubling chain of fragments would otherwise count past any number.
-    const total = Math.min((names.get(name) ?? 0) + count, MAX_MERGED_FIELDS + 1);
-    names.set(name, total);
-    if (total > MAX_MERGED_FIELDS) merged ??= name;
-  };
-  const measure = (set: SelectionSetNode, path: Set<string>): Shape => {
-    const direct = new Map<string, number>();
-    const shape: Shape = { size: 0, names: new Map() };
+  const measure = (set: SelectionSetNode, path: Set<string>): number => {
+    const names = new Map<string, number>();
+    let size = 0;
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
         const name = (selection.alias ?? selection.name).value;
-        const seen = (direct.get(name) ?? 0) + 1;
-        direct.set(name, seen);
+        const seen = (names.get(name) ?? 0) + 1;
+        names.set(name, seen);
         if (seen > MAX_FIELD_REPEATS) repeated ??= name;
-        add(shape.names, name, 1);
-        shape.size += 1 + (selection.selectionSet ? measure(selection.selectionSet, path).size : 0);
+        size += 1 + (selection.selectionSet ? measure(selection.selectionSet, path) : 0);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const inner = measure(selection.selectionSet, path);
-        shape.size += inner.size;
-        for (const [name, count] of inner.names) add(shape.names, name, count);
+        size += measure(selection.selectionSet, path);
       } else {
         const name = selection.name.value;
         // The same fragment spread again is compared with itself as a repeated field is (2,000 spreads: 0.14 s).
-        const seen = (direct.get(`...${name}`) ?? 0) + 1;
-        direct.set(`...${name}`, seen);
+        const seen = (names.get(`...${name}`) ?? 0) + 1;
+        names.set(`...${name}`, seen);
         if (seen > MAX_FIELD_REPEATS) repeated ??= `...${name}`;
         const fragment = fragments.get(name);
         // Unknown and cyclic spreads are validation's to report.
         if (!fragment || path.has(name)) continue;
-        let known = shapes.get(name);
+        let known = sizes.get(name);
         if (known === undefined) {
           path.add(name);
           known = measure(fragment, path);
           path.delete(name);
-          shapes.set(name, known);
+          sizes.set(name, known);
         }
-        shape.size += known.size;
-        for (const [field, count] of known.names) add(shape.names, field, count);
+        size += known;
       }
-      if (shape.size > MAX_EXPANDED_FIELDS || repeated || merged) return shape;
+      if (size > MAX_EXPANDED_FIELDS) return size;
     }
-    return shape;
+    return size;
   };
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    const { size } = measure(definition.selectionSet, new Set());
+    const size = measure(definition.selectionSet, new Set());
     if (repeated) return `'${repeated}' is asked for more than ${MAX_FIELD_REPEATS} times in one selection set.`;
-    if (merged) return `'${merged}' is asked for more than ${MAX_MERGED_FIELDS} times in one selection set once its fragments are expanded.`;
     if (size > MAX_EXPANDED_FIELDS) return `The operation asks for more than ${MAX_EXPANDED_FIELDS} fields once its fragments are expanded.`;
+    const budget = { left: MERGE_BUDGET };
+    const merged = mergedOverflow([definition.selectionSet], fragments, budget);
+    if (budget.left < 0) return `The operation asks for more than ${MAX_EXPANDED_FIELDS} fields once its fragments are expanded.`;
+    if (merged) return `'${merged}' is asked for more than ${MAX_MERGED_FIELDS} times in one selection set once its fragments are expanded.`;
+  }
+  return null;
+}
+
+/**
+ * The first response name under which more than MAX_MERGED_FIELDS fields are
+ * merged, collecting fields as GraphQL does (through inline fragments and
+ * spreads) and then each name's sub-selections together, level by level.
+ */
+function mergedOverflow(sets: readonly SelectionSetNode[], fragments: Map<string, SelectionSetNode>, budget: { left: number }, depth = 0): string | null {
+  // Deeper than any real query: only a cyclic fragment gets here, which validation refuses.
+  if (depth > MAX_MERGE_DEPTH) return null;
+  const counts = new Map<string, number>();
+  const below = new Map<string, SelectionSetNode[]>();
+  let over: string | null = null;
+  const collect = (set: SelectionSetNode, path: Set<string>) => {
+    for (const selection of set.selections) {
+      if (over || --budget.left < 0) return;
+      if (selection.kind === Kind.FIELD) {
+        const name = (selection.alias ?? selection.name).value;
+        const count = (counts.get(name) ?? 0) + 1;
+        counts.set(name, count);
+        if (count > MAX_MERGED_FIELDS) over = name;
+        if (!selection.selectionSet) continue;
+        const sub = below.get(name);
+        if (sub) sub.push(selection.selectionSet);
+        else below.set(name, [selection.selectionSet]);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        collect(selection.selectionSet, path);
+      } else {
+        const name = selection.name.value;
+        const fragment = fragments.get(name);
+        if (!fragment || path.has(name)) continue;
+        path.add(name);
+        collect(fragment, path);
+        path.delete(name);
+      }
+    }
+  };
+  for (const set of sets) collect(set, new Set());
+  if (over || budget.left < 0) return over;
+  for (const sub of below.values()) {
+    const inner = mergedOverflow(sub, fragments, budget, depth + 1);
+    if (inner || budget.left < 0) return inner;
   }
   return null;
 }

@@ -56,3 +56,20 @@ export function refusalResponse(error: DocentError): Response {
   const body = { errors: [{ message: error.message, extensions: { code: GRAPHQL_CODE[error.code] ?? error.code, reason: error.reason } }] };
   return new Response(JSON.stringify(body), { status: HTTP_STATUS[error.code], headers });
 }
+
+/**
+ * A client's mistake thrown out of Yoga rather than answered: graphql-sse
+ * parses a document sent into a stream with nothing to catch what the parser
+ * throws (a syntax error, a refused shape), so it reached the app as a 500
+ * logged with its stack. As a GraphQL error response (400, or the status the
+ * error asks for); null for anything else, which stays unexpected.
+ */
+export function thrownClientError(error: unknown): Response | null {
+  if (!(error instanceof GraphQLError) || (error.originalError && !(error.originalError instanceof GraphQLError))) return null;
+  const http = error.extensions.http as { status?: number } | undefined;
+  const status = http?.status && http.status >= 400 && http.status < 500 ? http.status : 400;
+  const body = {
+    errors: [{ message: error.message, extensions: { code: typeof error.extensions.code === "string" ? error.extensions.code : "BAD_USER_INPUT" } }],
+  };
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+}

@@ -3,8 +3,8 @@ import type { Lease } from "../core/rate-limiter.ts";
 import type { GraphQLContext } from "./context.ts";
 
 /**
- * An operation sent into a graphql-sse single-connection stream (a POST with
- * the stream's token) is answered 202 at once and runs on in the stream, so
+ * An operation sent into a graphql-sse single-connection stream (a POST or GET
+ * with the stream's token) is answered 202 at once and runs on in the stream, so
  * the admission would give its concurrency slot back while it still runs: 40
  * subscriptions sent so ran 40 provider calls at once under a cap of 2. Its
  * subscription keeps the request's lease and gives it back when it ends
@@ -42,14 +42,22 @@ function releasedAtEnd<T>(source: AsyncIterableIterator<T>, lease: Lease): Async
         throw error;
       }
     },
+    // A return (the stream closed, the operation cancelled) waits for the run to stop before the slot is free:
+    // it is queued behind the step in progress, and given back at once, the provider call ran on under no cap.
     async return(value?: unknown) {
-      release();
-      return (await iterator.return?.(value)) ?? { done: true, value: undefined };
+      try {
+        return (await iterator.return?.(value)) ?? { done: true, value: undefined };
+      } finally {
+        release();
+      }
     },
     async throw(error?: unknown) {
-      release();
-      if (iterator.throw) return iterator.throw(error);
-      throw error;
+      try {
+        if (iterator.throw) return await iterator.throw(error);
+        throw error;
+      } finally {
+        release();
+      }
     },
   };
 }

@@ -45,7 +45,8 @@ export function createGraphQLHandler(services: GraphQLServices & { keys: KeyStor
     },
     plugins: [
       requestLimits(),
-      streamOperationLease((request) => request.method === "POST" && new URL(request.url).pathname === "/graphql/stream" && streamTokenOf(request) !== null),
+      // Sent by POST or by GET (graphql-sse takes both); the stream's own GET runs no operation.
+      streamOperationLease((request) => new URL(request.url).pathname === "/graphql/stream" && streamTokenOf(request) !== null),
       useGraphQLSSE({
         endpoint: "/graphql/stream",
         async authenticate(req) {
