@@ -5,7 +5,7 @@ import { badRequest, type DocentError, notFound, toDocentError } from "./core/er
 import type { Lease } from "./core/rate-limiter.ts";
 import { refusalResponse, thrownClientError } from "./graphql/errors.ts";
 import { createGraphQLHandler, streamTokenOf } from "./graphql/yoga.ts";
-import { type AdmissionEnv, acquireMore, admission, releasedWith } from "./http/admission.ts";
+import { type AdmissionEnv, acquireMore, admission, callerOf, releasedWith } from "./http/admission.ts";
 import { jsonShapeError, limitBody } from "./http/body-limit.ts";
 import { bundledDocsRoutes } from "./http/bundled-docs.ts";
 import { CORS_PATHS, corsFor } from "./http/cors.ts";
@@ -66,24 +66,18 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
   // A key may hold as many open single-connection streams as it may have requests in progress.
   const tokens = createStreamTokens({ perKey: Math.max(32, services.config.MAX_CONCURRENT_PER_KEY) });
   const graphql = createGraphQLHandler(services, tokens);
-  app.use("/graphql", admission(admitDeps, { reject: false }));
+  app.use("/graphql", admission(admitDeps, { refuse: refusalResponse }));
   // Stream tokens are accepted only where graphql-sse's single-connection mode needs them.
   app.use(
     "/graphql/stream",
     admission(admitDeps, {
-      reject: false,
+      refuse: refusalResponse,
       streamToken: (request) => {
         const token = streamTokenOf(request);
         return token ? { keyId: tokens.use(token) } : null;
       },
     }),
   );
-  // A refused caller (no key, a bad one, over its limits) is answered before its body is read: up to
-  // MAX_BODY_BYTES read and parsed for every keyless request made a flood of them cost what a key's would.
-  app.on(["GET", "POST", "PUT", "DELETE"], ["/graphql", "/graphql/stream"], async (c, next) => {
-    const admitted = c.get("admission");
-    return "error" in admitted ? refusalResponse(admitted.error) : next();
-  });
   app.on(["GET", "POST", "PUT", "DELETE"], ["/graphql", "/graphql/stream"], limitBody(maxBodyBytes, { refuse: refusalResponse }), async (c) => {
     // A body is JSON, whose depth and size limitBody has checked; Yoga would also parse a form-encoded
     // one, whose `variables` (JSON inside a form field) no limit has seen.
@@ -107,8 +101,8 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
       return refused;
     }
     // The single-connection stream outlives its admission: it ends when its key is revoked or expires.
-    if (c.req.path !== "/graphql/stream" || c.req.method !== "GET" || !response.body || "error" in admitted) return response;
-    const keyId = admitted.caller.key.id;
+    if (c.req.path !== "/graphql/stream" || c.req.method !== "GET" || !response.body) return response;
+    const keyId = callerOf(admitted).key.id;
     const token = streamTokenOf(c.req.raw);
     return new Response(
       whileKeyActive(response.body, async () => {
@@ -120,23 +114,19 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
     );
   });
   const trpc = createTrpcHandler(services);
-  app.use("/trpc/*", admission(admitDeps, { reject: false }));
-  // A body refused for its size or shape is answered by tRPC itself (its error shape and status), from a bodiless copy of the request.
+  // A refusal (of the caller, or of a body for its size or shape) is answered by tRPC itself (its error shape and status), from a bodiless copy of the request.
   const trpcRefusal = (error: DocentError, c: Context) =>
     trpc(new Request(c.req.url, { method: c.req.method, headers: bodilessHeaders(c.req.raw) }), { error });
-  app.on(["GET", "POST"], "/trpc/*", async (c, next) => {
-    const admitted = c.get("admission");
-    return "error" in admitted ? trpcRefusal(admitted.error, c) : next();
-  });
+  app.use("/trpc/*", admission(admitDeps, { refuse: trpcRefusal }));
   app.on(["GET", "POST"], "/trpc/*", limitBody(maxBodyBytes, { refuse: trpcRefusal }), async (c) => {
     const admitted = c.get("admission");
-    if ("error" in admitted) return trpc(c.req.raw, admitted);
+    const caller = callerOf(admitted);
     // A batch (`/trpc/a,b,c?batch=1`) counts each of its calls against the key's limits, read as tRPC reads
     // them: from the path decoded whole, so `%2C` separates calls too.
     const calls = c.req.query("batch") === "1" ? trpcCalls(c.req.url) : 1;
     let more: Lease;
     try {
-      more = await acquireMore(admitDeps.limiter, admitted.caller, calls);
+      more = await acquireMore(admitDeps.limiter, caller, calls);
     } catch (error) {
       return trpc(c.req.raw, { error: toDocentError(error) });
     }

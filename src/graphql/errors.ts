@@ -44,10 +44,14 @@ export function maskError(
   const docent = original instanceof DocentError ? original : (original as { originalError?: unknown })?.originalError;
   if (docent instanceof DocentError && docent.code !== "INTERNAL_SERVER_ERROR") return toGraphQLError(docent);
   if ((error as { extensions?: { code?: string } }).extensions?.code === "UNAUTHENTICATED") return error as Error;
-  if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) return yogaMaskError(error, message, isDev);
+  if (isClientMistake(error)) return yogaMaskError(error, message, isDev);
   logError(original);
   return yogaMaskError(error, message, isDev);
 }
+
+/** An error graphql-js or Yoga raised about the request itself (a parse or validation error, a bad variable), not one thrown by docent's code. */
+const isClientMistake = (error: unknown): error is GraphQLError =>
+  error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError);
 
 /** A refusal (401, 429) before Yoga runs, as a GraphQL-over-HTTP error response. */
 export function refusalResponse(error: DocentError): Response {
@@ -65,7 +69,7 @@ export function refusalResponse(error: DocentError): Response {
  * error asks for); null for anything else, which stays unexpected.
  */
 export function thrownClientError(error: unknown): Response | null {
-  if (!(error instanceof GraphQLError) || (error.originalError && !(error.originalError instanceof GraphQLError))) return null;
+  if (!isClientMistake(error)) return null;
   const http = error.extensions.http as { status?: number } | undefined;
   const status = http?.status && http.status >= 400 && http.status < 500 ? http.status : 400;
   const body = {

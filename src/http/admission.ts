@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { type AdmitDeps, admit, type Caller } from "../auth/admit.ts";
 import { type DocentError, toDocentError } from "../core/errors.ts";
 import type { Lease, RateLimiter } from "../core/rate-limiter.ts";
@@ -13,12 +13,19 @@ export type AdmissionEnv = { Variables: { admission: Admission; trace?: HttpTrac
  * Authentication and rate limits for every interface, in one middleware: the
  * caller (or why it was refused) is set on the context, and the request's
  * share of its key's limits is given back when the response — a stream
- * included — has ended or the client has gone. REST throws the refusal;
- * GraphQL and tRPC raise it in their own error form (`admission.error`).
+ * included — has ended or the client has gone. REST throws the refusal; the
+ * other doors answer it in their own error form (`refuse`).
  */
 export function admission(
   deps: AdmitDeps,
-  { reject, streamToken }: { reject: boolean; streamToken?: (request: Request) => { keyId: string | null } | null },
+  {
+    refuse,
+    streamToken,
+  }: {
+    /** Answers a refusal in the door's own error shape, before its body is read (a keyless flood must cost next to nothing); REST, without it, throws. */
+    refuse?: (error: DocentError, c: Context<AdmissionEnv>) => Response | Promise<Response>;
+    streamToken?: (request: Request) => { keyId: string | null } | null;
+  },
 ): MiddlewareHandler<AdmissionEnv> {
   return async (c, next) => {
     let admitted: Awaited<ReturnType<typeof admit>>;
@@ -28,9 +35,8 @@ export function admission(
       const refusal = toDocentError(error);
       const trace = c.get("trace");
       if (trace) trace.errorCode = refusal.reason ?? refusal.code;
-      if (reject) throw error;
-      c.set("admission", { error: refusal });
-      return next();
+      if (!refuse) throw error;
+      return refuse(refusal, c);
     }
     // The key id (never the key) goes with the request's trace, and the trace with the caller to the core.
     const trace = c.get("trace");

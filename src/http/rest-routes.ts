@@ -21,7 +21,7 @@ export interface RestDeps extends AdmitDeps {
 /** The REST interface: SPEC.md's chat-completions operation plus models and sources, under /v1. */
 export function restRoutes({ engine, resources, maxBodyBytes, usage, ...admitDeps }: RestDeps) {
   const app = new Hono<AdmissionEnv>();
-  app.use("*", admission(admitDeps, { reject: true }));
+  app.use("*", admission(admitDeps, {}));
 
   app.post("/chat/completions", limitBody(maxBodyBytes, { rereadable: false }), async (c) => {
     const body = await jsonBody(c);

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { AdmitDeps, Caller } from "../auth/admit.ts";
 import { toDocentError } from "../core/errors.ts";
 import type { Lease } from "../core/rate-limiter.ts";
-import { type AdmissionEnv, acquireMore, admission, releasedWith } from "../http/admission.ts";
+import { type AdmissionEnv, acquireMore, admission, callerOf as admittedCaller, releasedWith } from "../http/admission.ts";
 import { limitBody } from "../http/body-limit.ts";
 import { refusalResponse } from "./mcp-errors.ts";
 import { createDocentMcpServer } from "./mcp-server.ts";
@@ -36,19 +36,18 @@ export function mcpRoutes({ services, maxBodyBytes, guards, ...admitDeps }: McpD
   const handler = createMcpHandler(({ authInfo }) => createDocentMcpServer({ services, caller: callerOf(authInfo) }), { maxRequestBodySize: maxBodyBytes });
   const app = new Hono<AdmissionEnv>();
   for (const guard of mcpRequestGuards(guards)) app.use("/", guard);
-  app.use("/", admission(admitDeps, { reject: false }));
+  app.use("/", admission(admitDeps, { refuse: refusalResponse }));
   app.all("/", limitBody(maxBodyBytes, { refuse: refusalResponse }), async (c) => {
-    const admitted = c.get("admission");
-    if ("error" in admitted) return refusalResponse(admitted.error);
+    const caller = admittedCaller(c.get("admission"));
     // A JSON-RPC batch counts each of its requests against the key's limits: a batch of 100 tools/list
     // (each ~6 ms, an 870 KB reply in all) counted as one request let one key hold the event loop.
     let more: Lease;
     try {
-      more = await acquireMore(admitDeps.limiter, admitted.caller, requestsIn(await c.req.text()));
+      more = await acquireMore(admitDeps.limiter, caller, requestsIn(await c.req.text()));
     } catch (error) {
       return refusalResponse(toDocentError(error));
     }
-    return releasedWith(c.req.raw, await handler.fetch(c.req.raw, { authInfo: authInfoOf(admitted.caller) }), more);
+    return releasedWith(c.req.raw, await handler.fetch(c.req.raw, { authInfo: authInfoOf(caller) }), more);
   });
   return app;
 }
