@@ -76,6 +76,7 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
         const token = streamTokenOf(request);
         return token ? { keyId: tokens.use(token) } : null;
       },
+      freeOfLimits: (request) => request.method === "DELETE",
     }),
   );
   app.on(["GET", "POST", "PUT", "DELETE"], ["/graphql", "/graphql/stream"], limitBody(maxBodyBytes, { refuse: refusalResponse }), async (c) => {

@@ -255,4 +255,49 @@ describe("operations sent into a graphql-sse stream", () => {
     await reader.cancel();
     await reading;
   });
+
+  it.each(["cancelled (DELETE) by a key at its cap", "ended by closing its stream"])("stop at once when %s, freeing the slot", async (how) => {
+    const { fake, server } = running;
+    const auth = { authorization: `Bearer ${server.key}` };
+    const openStream = async () => {
+      const reserved = await fetch(`${server.url}/graphql/stream`, { method: "PUT", headers: auth });
+      const token = await reserved.text();
+      const stream = await fetch(`${server.url}/graphql/stream`, { headers: { "x-graphql-event-stream-token": token, accept: "text/event-stream" } });
+      if (reserved.status !== 201 || stream.status !== 200) throw new Error(`no stream: ${reserved.status}, ${stream.status}`);
+      const reader = stream.body!.getReader();
+      const reading = (async () => {
+        for (let part = await reader.read(); !part.done; part = await reader.read());
+      })().catch(() => {});
+      const headers = { "x-graphql-event-stream-token": token };
+      const send = (id: string) =>
+        fetch(`${server.url}/graphql/stream`, {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json" },
+          body: JSON.stringify({
+            query: "subscription ($i: ChatCompletionInput!) { chatCompletionStream(input: $i) { id } }",
+            variables: { i: { model: "provider_a", messages: [question], sources: [server.sources.pg] } },
+            extensions: { operationId: id },
+          }),
+        });
+      return { headers, send, close: () => reader.cancel().then(() => reading) };
+    };
+    // The previous test's stream may still be closing: wait for the key's slots.
+    const stream = await vi.waitFor(openStream, { timeout: 2000 });
+    fake.queue({ kind: "reply", text: "A very slow answer [1].", delayMs: 5000 });
+    const sent = fake.requests.length;
+    expect((await stream.send("slow")).status).toBe(202);
+    await vi.waitFor(() => expect(fake.requests.length).toBe(sent + 1), { timeout: 5000 });
+    // The stream and the slow answer hold both slots: the key is at its cap.
+    if (how.startsWith("cancelled")) {
+      const cancelled = await fetch(`${server.url}/graphql/stream?operationId=slow`, { method: "DELETE", headers: stream.headers });
+      expect(cancelled.status).toBe(200);
+    } else {
+      await stream.close();
+    }
+    // The provider call is cut well before its answer would come, and the slot is free for the next operation.
+    await vi.waitFor(() => expect(fake.requests[sent]!.abortedAt).toBeDefined(), { timeout: 2000 });
+    const next = how.startsWith("cancelled") ? stream : await vi.waitFor(openStream, { timeout: 2000 });
+    await vi.waitFor(async () => expect((await next.send(`next-${Date.now()}`)).status).toBe(202), { timeout: 2000 });
+    await next.close();
+  });
 });

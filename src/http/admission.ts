@@ -21,16 +21,20 @@ export function admission(
   {
     refuse,
     streamToken,
+    freeOfLimits,
   }: {
     /** Answers a refusal in the door's own error shape, before its body is read (a keyless flood must cost next to nothing); REST, without it, throws. */
     refuse?: (error: DocentError, c: Context<AdmissionEnv>) => Response | Promise<Response>;
     streamToken?: (request: Request) => { keyId: string | null } | null;
+    /** Requests that only stop work (graphql-sse's DELETE of an operation): authenticated, but they take no share of the key's limits, so a key at its cap can still cancel. */
+    freeOfLimits?: (request: Request) => boolean;
   },
 ): MiddlewareHandler<AdmissionEnv> {
   return async (c, next) => {
     let admitted: Awaited<ReturnType<typeof admit>>;
     try {
-      admitted = await admit(deps, { authorization: c.req.header("authorization") ?? null, streamToken: streamToken?.(c.req.raw) });
+      const credentials = { authorization: c.req.header("authorization") ?? null, streamToken: streamToken?.(c.req.raw) };
+      admitted = await admit(freeOfLimits?.(c.req.raw) ? { ...deps, limiter: unlimited } : deps, credentials);
     } catch (error) {
       const refusal = toDocentError(error);
       const trace = c.get("trace");
@@ -59,6 +63,8 @@ export function admission(
     else await admitted.lease.release();
   };
 }
+
+const unlimited: RateLimiter = { acquire: async () => ({ release: async () => {} }) };
 
 /** The admitted caller, or the refusal thrown (REST's middleware already threw it). */
 export function callerOf(admission: Admission): Caller {

@@ -48,16 +48,46 @@ async function* streamItems(open: () => ReturnType<typeof runCompletion>, includ
   }
 }
 
+/**
+ * The items, with an early end (unsubscribed, cancelled, the stream closed) that
+ * stops the run at once. An operation sent into a graphql-sse single-connection
+ * stream was answered 202 by its own request, whose signal so never fires, and a
+ * generator's return() waits behind the step in progress: a cancelled answer ran
+ * on to its next chunk, holding its provider call and its key's slot.
+ */
+function stoppable<T>(items: AsyncGenerator<T>, stop: AbortController): AsyncIterableIterator<T> {
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next: () => items.next(),
+    return(value?: unknown) {
+      stop.abort();
+      return items.return(value as T);
+    },
+    throw(error?: unknown) {
+      stop.abort();
+      return items.throw(error);
+    },
+  };
+}
+
 builder.subscriptionFields((t) => ({
   chatCompletionStream: t.field({
     type: ChatCompletionChunkRef,
     description: "Generates a reply grounded in knowledge sources, streamed as chunks.",
     args: { input: t.arg({ type: ChatCompletionInput, required: true }) },
-    subscribe: (_root, { input }, ctx) =>
-      streamItems(
-        () => runCompletion(ctx.services.engine, chatRequestFromInput(input), { signal: ctx.request.signal, scope: ctx.caller.scope, trace: ctx.caller.trace }),
-        input.streamOptions?.includeUsage === true,
-      ),
+    subscribe: (_root, { input }, ctx) => {
+      const stop = new AbortController();
+      const signal = AbortSignal.any([ctx.request.signal, stop.signal]);
+      return stoppable(
+        streamItems(
+          () => runCompletion(ctx.services.engine, chatRequestFromInput(input), { signal, scope: ctx.caller.scope, trace: ctx.caller.trace }),
+          input.streamOptions?.includeUsage === true,
+        ),
+        stop,
+      );
+    },
     resolve: (item: StreamItem) => {
       if ("failed" in item) throw item.failed;
       return item;
