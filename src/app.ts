@@ -3,7 +3,7 @@ import type { AppServices } from "./app-services.ts";
 import { createStreamTokens } from "./auth/stream-tokens.ts";
 import { badRequest, type DocentError, notFound, toDocentError } from "./core/errors.ts";
 import type { Lease } from "./core/rate-limiter.ts";
-import { refusalResponse, thrownClientError } from "./graphql/errors.ts";
+import { refusalResponse, thrownClientError, withErrorCodes } from "./graphql/errors.ts";
 import { createGraphQLHandler, streamTokenOf } from "./graphql/yoga.ts";
 import { type AdmissionEnv, acquireMore, admission, callerOf, releasedWith } from "./http/admission.ts";
 import { jsonShapeError, limitBody } from "./http/body-limit.ts";
@@ -101,6 +101,7 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
       if (!refused) throw error;
       return refused;
     }
+    if (c.req.path === "/graphql/stream" && response.status >= 400) return withErrorCodes(response);
     // The single-connection stream outlives its admission: it ends when its key is revoked or expires.
     if (c.req.path !== "/graphql/stream" || c.req.method !== "GET" || !response.body) return response;
     const keyId = callerOf(admitted).key.id;

@@ -138,6 +138,47 @@ describe("GraphQL", () => {
     const unknown = await graphqlRequest(server.url, server.key, CREATE, { input: { ...input(), sources: ["00000000-0000-4000-8000-000000000000"] } });
     expect(unknown.body.errors![0]).toMatchObject({ extensions: { code: "NOT_FOUND", param: "sources[0]", reason: "source_not_found" } });
   });
+
+  it("gives every error a code, its own status and no parser internals, the stream endpoint's too", async () => {
+    const auth = { authorization: `Bearer ${server.key}` };
+    const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}${path}`, { method: "POST", headers: { ...auth, "content-type": "application/json", ...headers }, body });
+    const errorsOf = async (response: Response) =>
+      ((await response.json()) as { errors: Array<{ message: string; extensions: Record<string, unknown> }> }).errors;
+
+    // A body that is not JSON: 400 with Yoga's message, not the JSON parser's error (name, message, the body echoed back).
+    for (const body of ["", '{"query":']) {
+      const response = await post("/graphql", body);
+      expect(response.status).toBe(400);
+      const [error] = await errorsOf(response);
+      expect(error).toEqual({ message: "POST body sent invalid JSON.", extensions: { code: "BAD_REQUEST" } });
+    }
+    // A variable graphql-js cannot coerce.
+    const coerced = await post("/graphql", JSON.stringify({ query: "query ($id: ID!) { source(id: $id) { name } }", variables: { id: { a: 1 } } }));
+    expect(coerced.status).toBe(400);
+    expect((await errorsOf(coerced))[0]!.extensions.code).toBe("BAD_USER_INPUT");
+
+    // graphql-sse answers these itself, with no code or no body at all.
+    const token = await (await fetch(`${server.url}/graphql/stream`, { method: "PUT", headers: auth })).text();
+    const cases: Array<[Promise<Response>, number, string]> = [
+      [
+        post("/graphql/stream", JSON.stringify({ query: "{ __typename }", extensions: { operationId: "x" } }), { "x-graphql-event-stream-token": "unknown" }),
+        404,
+        "NOT_FOUND",
+      ],
+      [post("/graphql/stream", JSON.stringify({ query: "{ __typename }" }), { "x-graphql-event-stream-token": token }), 400, "BAD_REQUEST"],
+      [fetch(`${server.url}/graphql/stream`, { method: "PUT", headers: { "x-graphql-event-stream-token": token } }), 409, "CONFLICT"],
+      [fetch(`${server.url}/graphql/stream`, { method: "PUT", headers: { ...auth, accept: "application/json" } }), 406, "NOT_ACCEPTABLE"],
+    ];
+    for (const [sent, status, code] of cases) {
+      const response = await sent;
+      expect(response.status).toBe(status);
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      const [error] = await errorsOf(response);
+      expect(error!.message).toMatch(/\w/);
+      expect(error!.extensions.code).toBe(code);
+    }
+  });
 });
 
 /** What a subscription's errors do on both graphql-sse transports: reach the client, never the process. */

@@ -11,16 +11,16 @@ describe("GraphQL error mapping", () => {
     expect(masked.extensions).toMatchObject({ code: "NOT_FOUND", param: "id", reason: "source_not_found" });
   });
 
-  it("passes a client's mistakes (parse, validation, variables) as they are, without logging them as unexpected", () => {
+  it("passes a client's mistakes (parse, validation, variables) with their message and a code, without logging them as unexpected", () => {
     const log = vi.fn();
-    for (const error of [
-      new GraphQLError("Syntax Error: Expected Name, found <EOF>."),
-      new GraphQLError('Variable "$i" got invalid value { a: 1 }; ID cannot represent value: { a: 1 }', {
-        originalError: new GraphQLError("ID cannot represent value"),
-      }),
-    ]) {
-      expect(maskError(error, "Unexpected error.", false, log)).toBe(error);
-    }
+    const parse = new GraphQLError("Syntax Error: Expected Name, found <EOF>.", { extensions: { code: "GRAPHQL_PARSE_FAILED" } });
+    expect(maskError(parse, "Unexpected error.", false, log)).toBe(parse);
+    const variable = new GraphQLError('Variable "$i" got invalid value { a: 1 }; ID cannot represent value: { a: 1 }', {
+      originalError: new GraphQLError("ID cannot represent value"),
+    });
+    const masked = maskError(variable, "Unexpected error.", false, log) as GraphQLError;
+    expect(masked.message).toBe(variable.message);
+    expect(masked.extensions.code).toBe("BAD_USER_INPUT");
     expect(log).not.toHaveBeenCalled();
   });
 

@@ -44,7 +44,7 @@ export function maskError(
   const docent = original instanceof DocentError ? original : (original as { originalError?: unknown })?.originalError;
   if (docent instanceof DocentError && docent.code !== "INTERNAL_SERVER_ERROR") return toGraphQLError(docent);
   if ((error as { extensions?: { code?: string } }).extensions?.code === "UNAUTHENTICATED") return error as Error;
-  if (isClientMistake(error)) return yogaMaskError(error, message, isDev);
+  if (isClientMistake(error)) return yogaMaskError(asClientError(error), message, isDev);
   logError(original);
   return yogaMaskError(error, message, isDev);
 }
@@ -52,6 +52,60 @@ export function maskError(
 /** An error graphql-js or Yoga raised about the request itself (a parse or validation error, a bad variable), not one thrown by docent's code. */
 const isClientMistake = (error: unknown): error is GraphQLError =>
   error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError);
+
+/**
+ * A client's mistake as the client sees it: with a code (graphql-js gives a
+ * variable it cannot coerce none), and without the `originalError` Yoga adds
+ * to a body it cannot parse (the JSON parser's own error name and message).
+ * Yoga reads that field's presence as "answer 400 even to application/json":
+ * its status is kept by dropping `spec` from the error's `http` extension.
+ */
+function asClientError(error: GraphQLError): GraphQLError {
+  const { originalError, ...extensions } = error.extensions;
+  if (originalError === undefined && typeof extensions.code === "string") return error;
+  const http = extensions.http as { spec?: boolean } | undefined;
+  if (originalError !== undefined && http?.spec) {
+    const { spec: _, ...status } = http;
+    extensions.http = status;
+  }
+  return createGraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions: { ...extensions, code: typeof extensions.code === "string" ? extensions.code : "BAD_USER_INPUT" },
+  });
+}
+
+/** Codes for the errors graphql-sse answers itself (with a message and no code, or no body at all). */
+const STREAM_ERROR: Record<number, { code: string; message: string }> = {
+  400: { code: "BAD_REQUEST", message: "The request is not a valid GraphQL request." },
+  404: { code: "NOT_FOUND", message: "No such stream: ask for text/event-stream, or reserve a stream with PUT and send its token." },
+  405: { code: "METHOD_NOT_ALLOWED", message: "This method is not allowed here." },
+  406: { code: "NOT_ACCEPTABLE", message: "Ask for text/event-stream (a stream) or text/plain (a reservation's token)." },
+  409: { code: "CONFLICT", message: "The stream is already reserved or open." },
+  415: { code: "UNSUPPORTED_MEDIA_TYPE", message: "GraphQL requests are sent as application/json." },
+};
+
+/**
+ * graphql-sse's own error responses in the shape of every other GraphQL error:
+ * each error with an `extensions.code`, and a message where it sent no body.
+ */
+export async function withErrorCodes(response: Response): Promise<Response> {
+  const known = STREAM_ERROR[response.status];
+  if (response.status < 400 || !known) return response;
+  const text = await response.text();
+  let errors: { message?: unknown; extensions?: Record<string, unknown> }[] = [{ message: known.message }];
+  try {
+    const parsed = text ? JSON.parse(text) : null;
+    if (Array.isArray(parsed?.errors) && parsed.errors.length > 0) errors = parsed.errors;
+  } catch {}
+  const body = { errors: errors.map((e) => ({ ...e, extensions: { ...e.extensions, code: e.extensions?.code ?? known.code } })) };
+  const headers = new Headers(response.headers);
+  headers.set("content-type", "application/json; charset=utf-8");
+  headers.delete("content-length");
+  return new Response(JSON.stringify(body), { status: response.status, statusText: response.statusText, headers });
+}
 
 /** A refusal (401, 429) before Yoga runs, as a GraphQL-over-HTTP error response. */
 export function refusalResponse(error: DocentError): Response {
