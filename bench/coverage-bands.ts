@@ -7,6 +7,7 @@ import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
 import { startServer } from "../src/server.ts";
 import { documentationDir, type EvalSource } from "./debian-docs.ts";
+import { sharedEvalFile } from "./eval/shared-file.ts";
 
 /**
  * npm run -s bench -- coverage-bands [--cache DIR] [--data-dir DIR]
@@ -23,13 +24,9 @@ const { values } = parseArgs({
     questions: {
       type: "string",
       multiple: true,
-      default: [
-        path.resolve(root, "../shared/eval/dev.jsonl"),
-        path.join(root, "bench/check-questions.jsonl"),
-        path.join(root, "bench/check2-questions.jsonl"),
-      ],
+      default: [sharedEvalFile("dev.jsonl"), path.join(root, "bench/check-questions.jsonl"), path.join(root, "bench/check2-questions.jsonl")],
     },
-    sources: { type: "string", default: path.resolve(root, "../shared/eval/sources.json") },
+    sources: { type: "string", default: sharedEvalFile("sources.json") },
     cache: { type: "string", default: path.join(root, ".eval-cache") },
     "data-dir": { type: "string" },
   },

@@ -12,6 +12,7 @@ import { documentationDir, type EvalSource } from "./debian-docs.ts";
 import { chooseSets, readQuestions } from "./eval/eval-sets.ts";
 import { plainBm25 } from "./eval/plain-bm25-baseline.ts";
 import { type Answer, createSetTally, normaliseUrl, TABLE_HEADER } from "./eval/set-tally.ts";
+import { sharedEvalFile } from "./eval/shared-file.ts";
 import { createReferenceFigures } from "./reference-figures.ts";
 
 /**
@@ -26,7 +27,7 @@ const { values } = parseArgs({
   options: {
     set: { type: "string" },
     questions: { type: "string" },
-    sources: { type: "string", default: path.resolve(import.meta.dirname, "../../shared/eval/sources.json") },
+    sources: { type: "string", default: sharedEvalFile("sources.json") },
     cache: { type: "string", default: path.resolve(import.meta.dirname, "../.eval-cache") },
     verbose: { type: "boolean", default: false },
     /** Keep the index here and reuse sources already in it (for iterating; the default is a scratch dir). */

@@ -8,6 +8,7 @@ import { databaseFile, loadConfig } from "../src/config.ts";
 import { migrateDatabase } from "../src/db/migrate-database.ts";
 import { createSqliteClient } from "../src/db/prisma-client.ts";
 import { createPrismaKeyStore } from "../src/db/prisma-key-store.ts";
+import { sharedEvalFile } from "./eval/shared-file.ts";
 import { firstTokenDelays } from "./rest/first-token.ts";
 import { type Child, nodeFlags, ROOT, startChild } from "./rest/processes.ts";
 import { summarizeProfile } from "./rest/profile-summary.ts";
@@ -35,8 +36,8 @@ const { values } = parseArgs({
     replicas: { type: "string", default: "10" },
     compiled: { type: "boolean", default: false },
     "cpu-prof": { type: "boolean", default: false },
-    sources: { type: "string", default: path.resolve(ROOT, "../shared/eval/sources.json") },
-    questions: { type: "string", default: path.resolve(ROOT, "../shared/eval/dev.jsonl") },
+    sources: { type: "string", default: sharedEvalFile("sources.json") },
+    questions: { type: "string", default: sharedEvalFile("dev.jsonl") },
     cache: { type: "string", default: path.resolve(ROOT, ".eval-cache") },
   },
 });

@@ -9,6 +9,7 @@ import { dropDuplicates, readPage } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
 import { openSqliteIndex } from "../src/retrieval/embedded/sqlite-index.ts";
 import { documentationDir, type EvalSource } from "./debian-docs.ts";
+import { sharedEvalFile } from "./eval/shared-file.ts";
 
 /**
  * npm run bench -- retrieval [--replicas 10]
@@ -21,8 +22,8 @@ import { documentationDir, type EvalSource } from "./debian-docs.ts";
 const { values } = parseArgs({
   args: process.argv.slice(3),
   options: {
-    sources: { type: "string", default: path.resolve(import.meta.dirname, "../../shared/eval/sources.json") },
-    questions: { type: "string", default: path.resolve(import.meta.dirname, "../../shared/eval/dev.jsonl") },
+    sources: { type: "string", default: sharedEvalFile("sources.json") },
+    questions: { type: "string", default: sharedEvalFile("dev.jsonl") },
     cache: { type: "string", default: path.resolve(import.meta.dirname, "../.eval-cache") },
     replicas: { type: "string", default: "10" },
     rounds: { type: "string", default: "20" },

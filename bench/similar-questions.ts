@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { DEFAULT_SIMILARITY, jaccard, questionTerms } from "../src/core/similar-questions.ts";
 import { englishAnalyzer } from "../src/text/english-analyzer.ts";
+import { sharedEvalFile } from "./eval/shared-file.ts";
 
 /**
  * npm run -s bench -- similar-questions
@@ -11,7 +12,7 @@ import { englishAnalyzer } from "../src/text/english-analyzer.ts";
  * questions, so the top of the list holds real rewordings.
  */
 const root = path.resolve(import.meta.dirname, "..");
-const files = [path.resolve(root, "../shared/eval/dev.jsonl"), path.join(root, "bench/check-questions.jsonl"), path.join(root, "bench/check2-questions.jsonl")];
+const files = [sharedEvalFile("dev.jsonl"), path.join(root, "bench/check-questions.jsonl"), path.join(root, "bench/check2-questions.jsonl")];
 const questions = files.flatMap((f) =>
   fs
     .readFileSync(f, "utf8")

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { sharedEvalFile } from "./shared-file.ts";
 
 /** One question of an eval set (the format of `../shared/eval/dev.jsonl`). */
 export interface EvalQuestion {
@@ -21,7 +22,6 @@ export interface EvalSet {
 }
 
 const bench = path.resolve(import.meta.dirname, "..");
-const shared = path.resolve(bench, "../../shared/eval");
 
 /**
  * Every set `npm run eval` reports, in order. dev is what retrieval was tuned
@@ -44,7 +44,7 @@ const shared = path.resolve(bench, "../../shared/eval");
  * offtopic is questions no source covers, offtopic2, 3, 4 and 7 more of them, held out.
  */
 export const EVAL_SETS: EvalSet[] = [
-  { name: "dev", file: path.join(shared, "dev.jsonl") },
+  { name: "dev", file: sharedEvalFile("dev.jsonl") },
   { name: "check", file: path.join(bench, "check-questions.jsonl") },
   { name: "check2", file: path.join(bench, "check2-questions.jsonl") },
   { name: "check3", file: path.join(bench, "check3-questions.jsonl") },

@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { sharedEvalFile } from "./shared-file.ts";
 
 /** The shared plain-BM25 floor (`../shared/eval/plain-bm25.mjs`), run beside each set so docent's gain shows. */
-export const PLAIN_BM25_SCRIPT = path.resolve(import.meta.dirname, "../../../shared/eval/plain-bm25.mjs");
+export const PLAIN_BM25_SCRIPT = sharedEvalFile("plain-bm25.mjs");
 
 /** The baseline's one summary line for a question file, or why it could not run. */
 export function plainBm25(questionsFile: string, { sources, cache, script = PLAIN_BM25_SCRIPT }: { sources: string; cache: string; script?: string }): string {
