@@ -23,4 +23,4 @@ for (const entry of fs.readdirSync(path.join(root, "src"), { recursive: true, wi
   fs.copyFileSync(from, to);
   copied++;
 }
-console.log(`docent: built ${path.relative(root, out) || "."}/ (${copied} asset files copied); run it with node ${path.relative(root, out)}/main.js`);
+console.log(`docent: built ${path.relative(root, out) || "."}/ (${copied} asset files copied); run it with npm run start:prod (node ${path.relative(root, out)}/main.js, with the start scripts' heap flags)`);

@@ -154,6 +154,9 @@ describe("CLI", () => {
     );
     expect(again.id).toBe(source.id);
     expect(again.chunks).toBe(source.chunks);
+    // …and says so.
+    const updated = await cli("sources", "add", "--name", "SQLite", "--dir", path.join(FIXTURES, "sqlite"), "--base-url", "https://www.sqlite.org");
+    expect(updated.stdout).toMatch(new RegExp(`^Updated "SQLite" \\(id ${source.id}\\): 0 added, 0 changed, 0 removed`));
     const listed = JSON.parse((await cli("sources", "list", "--json")).stdout);
     expect(listed).toEqual([expect.objectContaining({ id: source.id, chunks: source.chunks, description: "SQLite docs" })]);
 

@@ -114,7 +114,7 @@ describe("fresh sources", () => {
     expect((await server!.services.retrieve({ query: "quarantine dead-letter", limit: 5 })).chunks[0]?.url).toBe(`${site.url}/docs/guide.html`);
 
     const logged = records().find((r) => r.msg === "sync" && r.trigger === "schedule" && r.changed === 1);
-    expect(logged).toMatchObject({ level: 30, source_id: sourceId, source: "Kestrel", status: "ok", notModified: 3, interval: "1s" });
+    expect(logged).toMatchObject({ level: 30, source_id: sourceId, source: "Kestrel", status: "ok", not_modified: 3, interval: "1s" });
 
     const key = (await server!.services.keys.create("reader")).key;
     const listed = await (await fetch(`${server!.url}/v1/sources`, { headers: { authorization: `Bearer ${key}` } })).json();

@@ -20,6 +20,17 @@ async function ask(server: TestServer, key: string, content: string): Promise<st
   return (await response.json()).id;
 }
 
+/** Asked through the Responses API: its id is `resp_…`. */
+async function askResponses(server: TestServer, key: string, input: string): Promise<string> {
+  const response = await fetch(`${server.url}/v1/responses`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ model: "agent", input }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()).id;
+}
+
 async function downVote(server: TestServer, id: string, comment: string) {
   const response = await fetch(`${server.url}/v1/feedback`, {
     method: "POST",
@@ -46,7 +57,9 @@ describe("report gaps, with question storage", () => {
     const other = await server.services.keys.create("another reader");
     ids.locks = await ask(server, server.key, LOCKS);
     ids.locksAgain = await ask(server, other.key, LOCKS_AGAIN);
-    ids.moons = await ask(server, server.key, MOONS);
+    // Each gap is listed under the id its caller saw.
+    ids.moons = await askResponses(server, server.key, MOONS);
+    expect(ids.moons).toMatch(/^resp_/);
     ids.shrink = await ask(server, server.key, SHRINK);
     ids.reorder = await ask(server, server.key, REORDER);
     ids.partial = await ask(server, server.key, PARTIAL);

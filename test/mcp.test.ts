@@ -119,6 +119,21 @@ describe("MCP at /mcp", () => {
     );
   });
 
+  it("list_sources: a description without a full stop does not run into the next field", async () => {
+    const { source } = await ingestDocuments(server.services, {
+      name: "Widgets",
+      baseUrl: "https://widgets.example/docs/",
+      description: "The Widget manual",
+      origin: "pg",
+      documents: listDocuments(path.join(import.meta.dirname, "fixtures/pg")),
+    });
+    try {
+      expect(textOf(await call(client, "list_sources"))).toContain(`- Widgets (id ${source.id}): The Widget manual. Base URL https://widgets.example/docs/;`);
+    } finally {
+      await server.services.catalog.remove(source.id);
+    }
+  });
+
   it("ask_docs: a grounded answer with its references", async () => {
     const result = await call(client, "ask_docs", { question: QUESTION, sources: [server.sources.pg] });
     expect(result.isError).toBeFalsy();

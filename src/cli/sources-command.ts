@@ -154,7 +154,7 @@ export async function sourcesCommand(
       );
       if (!run.result) throw run.error;
       if (refresh !== undefined) await services.catalog.setRefresh(run.result.source.id, refresh);
-      report("Added", run.result, flags.json, print);
+      report(existing ? "Updated" : "Added", run.result, flags.json, print);
       return;
     }
     case "sync": {

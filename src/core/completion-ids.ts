@@ -11,3 +11,6 @@ export const responseIdFor = (completionId: string): string =>
 
 export const completionIdOf = (publicId: string): string =>
   publicId.startsWith(RESPONSE_PREFIX) ? CHAT_PREFIX + publicId.slice(RESPONSE_PREFIX.length) : publicId;
+
+/** The id the caller of a served completion saw: `resp_…` when it came through the Responses API. */
+export const publicIdOf = (served: { id: string; interface: string }): string => (served.interface === "responses" ? responseIdFor(served.id) : served.id);

@@ -1,3 +1,4 @@
+import { publicIdOf } from "./completion-ids.ts";
 import type { ServedCompletion, StoredReference } from "./served-completions.ts";
 import { DEFAULT_SIMILARITY, groupSimilar } from "./similar-questions.ts";
 import type { TextAnalyzer } from "./text-analyzer.ts";
@@ -136,7 +137,7 @@ function groupOf(members: ServedCompletion[], options: GapReportOptions): GapGro
     last_seen: members.at(-1)!.createdAt.toISOString(),
     closest_pages: [...pages.values()].sort((a, b) => b.count - a.count).slice(0, options.maxPages ?? 3),
     comments: members.flatMap((c) => (c.rating === "down" && c.comment ? [c.comment] : [])),
-    completion_ids: members.map((c) => c.id),
+    completion_ids: members.map(publicIdOf),
   };
 }
 

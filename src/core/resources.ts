@@ -72,7 +72,7 @@ export interface ListResource<T> {
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-const syncResource = (s: SyncSummary): SourceSyncResource => ({
+export const syncResource = (s: SyncSummary): SourceSyncResource => ({
   status: s.status,
   trigger: s.trigger,
   started_at: seconds(new Date(s.startedAt)),

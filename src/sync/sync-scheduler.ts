@@ -1,3 +1,4 @@
+import { syncResource } from "../core/resources.ts";
 import type { SourceInfo } from "../core/source-catalog.ts";
 import type { SyncSummary } from "../core/source-sync.ts";
 import type { Logger } from "../logging/logger.ts";
@@ -81,7 +82,15 @@ export function startSyncScheduler({
       });
       const { summary } = run;
       onSync?.(summary, source);
-      const line = { source_id: source.id, source: source.name, interval: formatInterval(intervalOf(source, defaultSeconds) ?? 0), ...summary };
+      // In the words of GET /v1/sources' last_sync, with the source's size after it.
+      const line = {
+        source_id: source.id,
+        source: source.name,
+        interval: formatInterval(intervalOf(source, defaultSeconds) ?? 0),
+        ...syncResource(summary),
+        pages: summary.pages,
+        chunks: summary.chunks,
+      };
       if (summary.status === "ok") logger.info(line, "sync");
       else logger.error({ ...line, err: run.error }, "sync failed");
     } catch (error) {

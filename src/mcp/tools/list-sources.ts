@@ -19,7 +19,7 @@ export const registerListSources: RegisterTool = (server, { services, caller }) 
       try {
         const { data } = await services.resources.listSources(caller.scope);
         const lines = data.map(
-          (s) => `- ${s.name} (id ${s.id}): ${s.description || "no description"} Base URL ${s.base_url}; ${s.pages} pages, ${s.chunks} passages.`,
+          (s) => `- ${s.name} (id ${s.id}): ${sentence(s.description || "No description")} Base URL ${s.base_url}; ${s.pages} pages, ${s.chunks} passages.`,
         );
         const text =
           data.length > 0
@@ -31,4 +31,10 @@ export const registerListSources: RegisterTool = (server, { services, caller }) 
       }
     },
   );
+};
+
+/** A description as a sentence of its own, so the next field does not run into it. */
+const sentence = (text: string) => {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 };
