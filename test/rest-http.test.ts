@@ -94,6 +94,10 @@ describe("REST over raw HTTP", () => {
     }
     await expectError(await post(question, { authorization: "Bearer dk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }), 401, { code: "invalid_api_key" });
     await expectError(await post(question, { authorization: "Basic abc" }), 401, { code: "missing_api_key" });
+    // A key with something after it was sent, just not alone: not "missing".
+    const malformed = await post(question, { authorization: `Bearer ${server.key} junk` });
+    expect(malformed.status).toBe(401);
+    expect((await malformed.json()).error).toMatchObject({ code: "invalid_api_key", message: expect.stringMatching(/^Malformed Authorization header/) });
     const extra = await server.services.keys.create("to-revoke");
     expect((await post(question, { authorization: `Bearer ${extra.key}` })).status).toBe(200);
     await server.services.keys.revoke(extra.id);

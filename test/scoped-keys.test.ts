@@ -27,6 +27,14 @@ describe("source-scoped keys", () => {
     expect((await trpcClient(server.url, scoped).sources.list.query()).map((s) => s.id)).toEqual([server.sources.sqlite]);
   });
 
+  it("reads a source id in any case, as `sources` does, and keeps the scope so", async () => {
+    const upper = (id: string) => id.toUpperCase();
+    const own = await rest(scoped, `/sources/${upper(server.sources.sqlite)}`);
+    expect(own.status).toBe(200);
+    expect((await own.json()).id).toBe(server.sources.sqlite);
+    expect((await rest(scoped, `/sources/${upper(server.sources.pg)}`)).status).toBe(404);
+  });
+
   it("answers a source outside the scope exactly like an unknown id", async () => {
     const outside = await rest(scoped, `/sources/${server.sources.pg}`);
     const unknown = await rest(scoped, `/sources/${unknownId}`);

@@ -12,11 +12,18 @@ export const missingKey = () =>
     reason: "missing_api_key",
   });
 
+const malformedKey = () =>
+  new DocentError("UNAUTHORIZED", "Malformed Authorization header: send the key alone after 'Bearer ', as 'Authorization: Bearer <key>'.", {
+    reason: "invalid_api_key",
+  });
+
 export const invalidKey = () => new DocentError("UNAUTHORIZED", "Incorrect, revoked or expired API key provided.", { reason: "invalid_api_key" });
 
 /** Resolves a request's key from its Authorization header or throws UNAUTHORIZED: shared by every interface. */
 export async function authenticate(keys: KeyStore, header: string | undefined | null): Promise<ApiKeyInfo> {
   const token = bearerToken(header);
+  // A Bearer header with more than a key after it did send a key, not none: say what is wrong with it.
+  if (!token && /^Bearer\s+\S/i.test(header ?? "")) throw malformedKey();
   if (!token) throw missingKey();
   const key = await keys.verify(token);
   if (!key) throw invalidKey();

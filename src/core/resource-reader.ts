@@ -22,7 +22,8 @@ export function createResourceReader({ catalog, models, readPage }: { catalog: S
     },
     /** A source outside the caller's scope answers exactly like an unknown id. */
     async getSource(id: string, scope: SourceScope): Promise<SourceResource> {
-      const source = await catalog.get(id);
+      // Ids are stored in lower case; `sources` in a request is read in any case, and so is this.
+      const source = await catalog.get(id.toLowerCase());
       if (!source || inScope([source], scope).length === 0) throw notFound(`No knowledge source with id '${id}'.`, "id", "source_not_found");
       return sourceResource(source);
     },
