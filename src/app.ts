@@ -1,11 +1,12 @@
 import { type Context, Hono } from "hono";
 import type { AppServices } from "./app-services.ts";
 import { createStreamTokens } from "./auth/stream-tokens.ts";
-import { badRequest, type DocentError, notFound, toDocentError } from "./core/errors.ts";
+import { badRequest, DocentError, notFound, toDocentError } from "./core/errors.ts";
 import type { Lease } from "./core/rate-limiter.ts";
 import { refusalResponse, thrownClientError, withErrorCodes } from "./graphql/errors.ts";
 import { createGraphQLHandler, streamTokenOf } from "./graphql/yoga.ts";
 import { type AdmissionEnv, acquireMore, admission, callerOf, releasedWith } from "./http/admission.ts";
+import { allowedMethods } from "./http/allowed-methods.ts";
 import { jsonShapeError, limitBody } from "./http/body-limit.ts";
 import { bundledDocsRoutes } from "./http/bundled-docs.ts";
 import { CORS_PATHS, corsFor } from "./http/cors.ts";
@@ -143,8 +144,17 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
   // The bundled documentation, rendered, so the demo source's references open in a browser.
   app.route("/docs", bundledDocsRoutes());
 
+  const methodsAt = allowedMethods(app.routes);
   app.notFound((c) => {
     const trace = c.get("trace");
+    const allow = methodsAt(c.req.path);
+    if (allow.length > 0) {
+      if (trace) trace.errorCode = "method_not_allowed";
+      const message = `${c.req.path} does not take ${c.req.method}; it takes ${allow.join(", ")}.`;
+      const response = errorResponse(new DocentError("METHOD_NOT_ALLOWED", message, { reason: "method_not_allowed" }));
+      response.headers.set("allow", allow.join(", "));
+      return response;
+    }
     if (trace) {
       trace.errorCode = "unknown_url";
       trace.route = "unmatched";

@@ -118,4 +118,23 @@ describe("REST over raw HTTP", () => {
     expect(await health.json()).toEqual({ status: "ok" });
     await expectError(await fetch(`${server.url}/v1/nothing`, { headers: { authorization: `Bearer ${server.key}` } }), 404, {});
   });
+
+  it("answers a known route asked with another method 405, naming the methods it takes in Allow", async () => {
+    const auth = { authorization: `Bearer ${server.key}` };
+    const cases: Array<[string, string, string]> = [
+      ["GET", "/v1/chat/completions", "POST"],
+      ["GET", "/v1/responses", "POST"],
+      ["DELETE", `/v1/sources/${server.sources.pg}`, "GET, HEAD"],
+      ["POST", "/v1/models", "GET, HEAD"],
+      ["PUT", "/healthz", "GET, HEAD"],
+    ];
+    for (const [method, path, allow] of cases) {
+      const response = await fetch(`${server.url}${path}`, { method, headers: auth });
+      expect(response.status, `${method} ${path}`).toBe(405);
+      expect(response.headers.get("allow")).toBe(allow);
+      expect((await response.json()).error).toMatchObject({ type: "invalid_request_error", code: "method_not_allowed", param: null });
+    }
+    // An unknown path is still unknown, whatever the method.
+    await expectError(await fetch(`${server.url}/v1/nothing`, { method: "POST", headers: auth }), 404, { code: "unknown_url" });
+  });
 });

@@ -8,7 +8,8 @@ import type { TrpcContext } from "./context.ts";
 export function toTRPCError(error: unknown): TRPCError {
   if (error instanceof TRPCError) return error;
   const docent = toDocentError(error);
-  const code = docent.code === "INTERNAL_SERVER_ERROR" ? "INTERNAL_SERVER_ERROR" : docent.code;
+  // tRPC names a 405 METHOD_NOT_SUPPORTED; every other code shares its name.
+  const code = docent.code === "METHOD_NOT_ALLOWED" ? "METHOD_NOT_SUPPORTED" : docent.code;
   return new TRPCError({
     code,
     message: docent.code === "INTERNAL_SERVER_ERROR" ? "The service failed to process the request." : docent.message,
