@@ -118,6 +118,23 @@ describe("REST chat completions with the openai SDK", () => {
     await expect(bad.chat.completions.create(ask("vacuum"))).rejects.toMatchObject({ status: 401 });
   });
 
+  it("refuses tools and a demanded tool call as unsupported, and takes what asks for none", async () => {
+    const tool = { type: "function" as const, function: { name: "lookup", parameters: { type: "object", properties: {} } } };
+    await expect(client.chat.completions.create({ ...ask("vacuum"), tools: [tool] })).rejects.toMatchObject({
+      status: 400,
+      code: "unsupported_parameter",
+      param: "tools",
+    });
+    await expect(client.chat.completions.create({ ...ask("vacuum"), tool_choice: "required" })).rejects.toMatchObject({
+      status: 400,
+      code: "unsupported_parameter",
+      param: "tool_choice",
+    });
+    await expect(client.chat.completions.create({ ...ask("vacuum"), functions: [tool.function] } as never)).rejects.toMatchObject({ param: "functions" });
+    const none = await client.chat.completions.create({ ...ask("How do I reclaim space with VACUUM?"), tools: [], tool_choice: "none" });
+    expect(none.choices[0]!.finish_reason).toBe("stop");
+  });
+
   it("lists models and sources", async () => {
     const models = await client.models.list();
     expect(models.data.map((m) => m.id)).toEqual(["agent", "provider_a", "provider_b"]);

@@ -65,6 +65,16 @@ export type ResponseFormat = z.infer<typeof ResponseFormat>;
 const StopSequence = z.string().max(B.stopSequence, atMost(B.stopSequence, "characters"));
 const Stop = z.union([StopSequence, z.array(StopSequence).max(4)]).nullish();
 
+/**
+ * docent answers from its knowledge sources and calls no functions: a caller
+ * that offers tools, or demands a call, is told so rather than answered as if
+ * it had not asked (an empty list, `none` and `auto` are what it does anyway).
+ */
+export const NoTools = z.array(z.unknown()).max(0, "docent answers from its knowledge sources and calls no tools: it must be empty or omitted.").nullish();
+export const NoToolChoice = z.enum(["none", "auto"], { error: "docent calls no tools: it may only be 'none' or 'auto'." }).nullish();
+/** Chat parameters refused as unsupported (OpenAI's `unsupported_parameter`) rather than invalid. */
+export const UNSUPPORTED_CHAT_PARAMETERS = new Set(["tools", "tool_choice", "functions", "function_call"]);
+
 export const ChatCompletionRequest = z.object({
   model: z.string().min(1, "must name a model: 'agent', 'provider_a' or 'provider_b'").max(B.model, atMost(B.model, "characters")),
   messages: z.array(ChatMessage).min(1, "must contain at least one message").max(B.messages, atMost(B.messages, "messages")),
@@ -87,6 +97,11 @@ export const ChatCompletionRequest = z.object({
   presence_penalty: z.number().min(-2).max(2).nullish(),
   frequency_penalty: z.number().min(-2).max(2).nullish(),
   logprobs: z.literal(false, { error: "logprobs are not available" }).nullish(),
+  tools: NoTools,
+  tool_choice: NoToolChoice,
+  // Their deprecated forms, which SDKs still send.
+  functions: NoTools,
+  function_call: NoToolChoice,
   metadata: z
     .record(
       z.string().max(B.metadataKey, `keys ${atMost(B.metadataKey, "characters")}`),

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ChatCompletionRequest } from "./chat-request.ts";
+import { ChatCompletionRequest, UNSUPPORTED_CHAT_PARAMETERS } from "./chat-request.ts";
 import { badRequest } from "./errors.ts";
 
 /** `["messages", 2, "role"]` → `messages[2].role`, OpenAI's `param` form. */
@@ -28,6 +28,7 @@ export function zodToBadRequest(error: z.ZodError, body: unknown) {
   if (issue.code === "invalid_type" && valueAt(body, issue.path) === undefined) {
     return badRequest(`Missing required parameter: '${param}'.`, param, "missing_required_parameter");
   }
+  if (param && UNSUPPORTED_CHAT_PARAMETERS.has(param)) return badRequest(`Unsupported parameter '${param}': ${issue.message}`, param, "unsupported_parameter");
   // Over a bound, OpenAI's codes for the same refusal (as input-limits.ts uses).
   const reason =
     issue.code === "too_big" && issue.origin === "string"

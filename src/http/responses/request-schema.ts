@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { atMost, ChatCompletionRequest, JsonSchemaSpec, REQUEST_BOUNDS } from "../../core/chat-request.ts";
+import { atMost, ChatCompletionRequest, JsonSchemaSpec, NoToolChoice, NoTools, REQUEST_BOUNDS } from "../../core/chat-request.ts";
 
 /**
  * The Responses API request (`POST /v1/responses`) as docent serves it: the
@@ -66,8 +66,8 @@ export const ResponsesRequest = z.object({
   store: z.literal(false, { error: "docent stores no responses: 'store' must be false or omitted." }).nullish(),
   background: z.literal(false, { error: "docent stores no responses, so it cannot run one in the background." }).nullish(),
   prompt: z.null({ error: "docent keeps no prompt templates: send 'instructions' and 'input'." }).optional(),
-  tools: z.array(z.unknown()).max(0, "docent answers from its knowledge sources and calls no tools: 'tools' must be empty or omitted.").nullish(),
-  tool_choice: z.enum(["none", "auto"], { error: "docent calls no tools: 'tool_choice' may only be 'none' or 'auto'." }).nullish(),
+  tools: NoTools,
+  tool_choice: NoToolChoice,
   stream: chat.stream,
   max_output_tokens: chat.max_completion_tokens,
   temperature: chat.temperature,
