@@ -16,6 +16,8 @@ export interface Caller {
    * 202 at once): the taker releases it when that work ends (set by http/admission.ts).
    */
   keepLease?: () => Lease;
+  /** Aborts, with the 401 refusal as its reason, once the key is revoked or expires while the request (or work that kept its lease) runs (set by http/admission.ts). */
+  keySignal?: AbortSignal;
 }
 
 /** What a request presented: its Authorization header, or a stream token and the key id it stands for (null: unknown or lapsed). */

@@ -43,7 +43,7 @@ describe("runCompletion", () => {
   it("collects the parts, passes the scope, and removes its abort listener", async () => {
     const caller = new AbortController();
     const { engine, seen } = engineWith(reply);
-    const run = await runCompletion(engine, request, { signal: caller.signal, scope: ["a"] });
+    const run = await runCompletion(engine, request, { signal: caller.signal, caller: { scope: ["a"] } });
     expect(listeners(caller.signal)).toBe(1);
     const completion = await run.collect();
     expect(completion.choices[0]!.message.content).toBe("Hello world.");
@@ -90,6 +90,27 @@ describe("runCompletion", () => {
     expect(listeners(caller.signal)).toBe(0);
   });
 
+  it("stops generation when the caller's key is lost, ending with that refusal, and removes both listeners", async () => {
+    const request_ = new AbortController();
+    const key = new AbortController();
+    const { engine, seen } = engineWith(endless);
+    const run = await runCompletion(engine, request, { signal: request_.signal, caller: { keySignal: key.signal } });
+    const parts: ChatPart[] = [];
+    for await (const part of run.parts()) {
+      parts.push(part);
+      if (parts.length === 2) key.abort(new DocentError("UNAUTHORIZED", "Incorrect, revoked or expired API key provided."));
+    }
+    expect(seen.signal!.aborted).toBe(true);
+    expect(parts.at(-1)).toMatchObject({ type: "error", error: { code: "UNAUTHORIZED" } });
+    expect(parts.filter((p) => p.type === "text-delta")).toHaveLength(2);
+    expect([listeners(request_.signal), listeners(key.signal)]).toEqual([0, 0]);
+    // Collected, the refusal is thrown.
+    const key2 = new AbortController();
+    key2.abort(new DocentError("UNAUTHORIZED", "revoked"));
+    const lost = await runCompletion(engineWith(endless).engine, request, { caller: { keySignal: key2.signal } });
+    await expect(lost.collect()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+  });
+
   describe("with a trace", () => {
     /** A trace that records outcomes, resolving `complete` only when `hold` is released. */
     function traceOf() {
@@ -110,7 +131,7 @@ describe("runCompletion", () => {
 
     it("reports one outcome with what the caller got, before the finish part is passed on", async () => {
       const { trace, outcomes, release } = traceOf();
-      const run = await runCompletion(engineWith(reply).engine, request, { trace });
+      const run = await runCompletion(engineWith(reply).engine, request, { caller: { trace } });
       const seen: string[] = [];
       const reading = (async () => {
         for await (const part of run.parts()) seen.push(part.type);
@@ -146,17 +167,17 @@ describe("runCompletion", () => {
         yield { type: "text-delta", delta: "partial" };
         yield { type: "error", error: new DocentError("BAD_GATEWAY", "cut") };
       });
-      await expect((await runCompletion(engine, request, { trace })).collect()).rejects.toMatchObject({ code: "BAD_GATEWAY" });
+      await expect((await runCompletion(engine, request, { caller: { trace } })).collect()).rejects.toMatchObject({ code: "BAD_GATEWAY" });
       expect(outcomes).toMatchObject([{ status: "failed", error: { code: "BAD_GATEWAY" }, answer: "partial", finishReason: null }]);
     });
 
     it("reports an abandoned stream once, whether it was read or never started", async () => {
       const { trace, outcomes, release } = traceOf();
       release();
-      const run = await runCompletion(engineWith(endless).engine, request, { trace });
+      const run = await runCompletion(engineWith(endless).engine, request, { caller: { trace } });
       let n = 0;
       for await (const event of run.chunks()) if (event.type === "chunk" && ++n === 3) break;
-      const unread = await runCompletion(engineWith(endless).engine, request, { trace });
+      const unread = await runCompletion(engineWith(endless).engine, request, { caller: { trace } });
       unread.abort();
       await new Promise((r) => setTimeout(r, 0));
       expect(outcomes.map((o) => o.status)).toEqual(["abandoned", "abandoned"]);

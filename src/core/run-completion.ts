@@ -13,6 +13,14 @@ export interface CompletionOpener {
   open(request: ChatCompletionRequest, options: { signal: AbortSignal; scope: SourceScope; caller?: string | null }): Promise<OpenedCompletion>;
 }
 
+/** Who asks, as every interface's admitted caller carries it: the sources it may see, its request's trace, its key's watch. */
+export interface CompletionCaller {
+  scope?: SourceScope;
+  trace?: RequestTrace;
+  /** Aborts, with the refusal as its reason, once the caller's key is revoked or expires. */
+  keySignal?: AbortSignal;
+}
+
 /** One completion in flight, for any interface: collect it, or stream its parts or chunks. Each is single-use. */
 export interface CompletionRun {
   opened: OpenedCompletion;
@@ -30,30 +38,38 @@ export interface CompletionRun {
 /**
  * The glue every interface shares: opens a completion under the caller's
  * signal and source scope, and guarantees that generation stops and the
- * caller's abort listener is removed on every path (done, failed, abandoned).
+ * caller's abort listeners are removed on every path (done, failed, abandoned).
  * With a `trace`, the completion's outcome is reported to it once it ends.
+ * The caller's `keySignal` aborts when its key is revoked or expires: generation
+ * stops and the completion ends with that refusal, an error the caller sees
+ * (in the stream, if it has begun), not a reply cut short without a word.
  */
 export async function runCompletion(
   engine: CompletionOpener,
   request: ChatCompletionRequest,
-  { signal, scope = null, trace }: { signal?: AbortSignal; scope?: SourceScope; trace?: RequestTrace },
+  { signal, caller = {} }: { signal?: AbortSignal; caller?: CompletionCaller },
 ): Promise<CompletionRun> {
+  const { keySignal, scope = null, trace } = caller;
   const startedAt = Date.now();
   const controller = new AbortController();
-  const onAbort = () => controller.abort(signal?.reason);
+  const watched = [signal, keySignal].filter((s): s is AbortSignal => s !== undefined);
+  const onAbort = (event: Event) => controller.abort((event.target as AbortSignal).reason);
   const settle = () => {
-    signal?.removeEventListener("abort", onAbort);
+    for (const s of watched) s.removeEventListener("abort", onAbort);
     controller.abort();
   };
-  if (signal?.aborted) controller.abort(signal.reason);
-  else signal?.addEventListener("abort", onAbort, { once: true });
+  const aborted = watched.find((s) => s.aborted);
+  if (aborted) controller.abort(aborted.reason);
+  else for (const s of watched) s.addEventListener("abort", onAbort, { once: true });
+  /** The refusal that stopped the run: its key lost mid-answer. */
+  const refusal = () => (keySignal?.aborted ? toDocentError(keySignal.reason) : null);
 
   let opened: OpenedCompletion;
   try {
     opened = await engine.open(request, { signal: controller.signal, scope, caller: trace?.keyId ?? null });
   } catch (error) {
     settle();
-    throw toDocentError(error);
+    throw refusal() ?? toDocentError(error);
   }
   const meta = completionMeta(opened);
   const recorder: OutcomeRecorder | undefined =
@@ -64,15 +80,28 @@ export async function runCompletion(
     used = true;
     try {
       for await (const part of opened.parts) {
+        if (refusal()) break;
         await recorder?.observe(part);
         yield part;
+      }
+      const refused = refusal();
+      if (refused) {
+        const part: ChatPart = { type: "error", error: refused };
+        await recorder?.observe(part);
+        yield part;
+        return;
       }
       // Parts that end without a finish or error part: the caller left (generation stops quietly then, and
       // collecting it is no failure of the service), or else the engine broke its contract.
       if (controller.signal.aborted) return void (await recorder?.end("abandoned"));
       await recorder?.end("failed", new Error("completion ended without a finish part"));
     } catch (error) {
-      await recorder?.end("failed", error);
+      const refused = refusal();
+      await recorder?.end("failed", refused ?? error);
+      if (refused) {
+        yield { type: "error", error: refused };
+        return;
+      }
       throw error;
     } finally {
       settle();

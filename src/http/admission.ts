@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { type AdmitDeps, admit, type Caller } from "../auth/admit.ts";
+import { watchKey } from "../auth/key-watch.ts";
 import { type DocentError, toDocentError } from "../core/errors.ts";
 import type { Lease, RateLimiter } from "../core/rate-limiter.ts";
 import { holdUntilBodyEnds } from "./rate-limit.ts";
@@ -45,22 +46,30 @@ export function admission(
     // The key id (never the key) goes with the request's trace, and the trace with the caller to the core.
     const trace = c.get("trace");
     if (trace) trace.keyId = admitted.caller.key.id;
+    // The key is re-checked for as long as the request holds its share of the key's limits.
+    const watch = watchKey(deps.keys, admitted.caller.key.id);
+    const lease: Lease = {
+      release: () => {
+        watch.stop();
+        return admitted.lease.release();
+      },
+    };
     let kept = false;
     const keepLease = () => {
       kept = true;
-      return admitted.lease;
+      return lease;
     };
-    c.set("admission", { caller: { ...admitted.caller, trace, keepLease } });
+    c.set("admission", { caller: { ...admitted.caller, trace, keepLease, keySignal: watch.signal } });
     try {
       await next();
     } catch (error) {
-      if (!kept) await admitted.lease.release();
+      if (!kept) await lease.release();
       throw error;
     }
     if (kept) return;
     // A JSON reply is complete when the handler returns; a stream has only begun.
-    if (streams(c.req.raw, c.res)) c.res = holdUntilBodyEnds(c.res, admitted.lease);
-    else await admitted.lease.release();
+    if (streams(c.req.raw, c.res)) c.res = holdUntilBodyEnds(c.res, lease);
+    else await lease.release();
   };
 }
 

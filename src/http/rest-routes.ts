@@ -27,7 +27,7 @@ export function restRoutes({ engine, resources, maxBodyBytes, usage, ...admitDep
     const body = await jsonBody(c);
     const request = parseChatRequest(body);
     const caller = callerOf(c.get("admission"));
-    const run = await runCompletion(engine, request, { signal: c.req.raw.signal, scope: caller.scope, trace: caller.trace });
+    const run = await runCompletion(engine, request, { signal: c.req.raw.signal, caller });
     const headers = {
       "x-docent-model": `${run.opened.provider}/${run.opened.modelId}`,
       "x-docent-sources": run.opened.sources.map((s) => s.id).join(","),

@@ -1,5 +1,4 @@
-/** How often an open event stream re-checks its key: as soon as a revocation reaches this process's key cache. */
-export const KEY_RECHECK_MS = 1_000;
+import { KEY_RECHECK_MS } from "../auth/key-watch.ts";
 
 /**
  * An event stream that ends once `stillActive` says no (its key revoked or

@@ -13,7 +13,7 @@ export const appRouter = router({
     completions: router({
       create: protectedProcedure.input(ChatCompletionRequest).mutation(async ({ input, ctx, signal }) => {
         try {
-          return await (await runCompletion(ctx.services.engine, input, { signal, scope: ctx.caller.scope, trace: ctx.caller.trace })).collect();
+          return await (await runCompletion(ctx.services.engine, input, { signal, caller: ctx.caller })).collect();
         } catch (error) {
           throw toTRPCError(error);
         }
@@ -21,7 +21,7 @@ export const appRouter = router({
       stream: protectedProcedure.input(ChatCompletionRequest).subscription(async function* ({ input, ctx, signal }) {
         let run: Awaited<ReturnType<typeof runCompletion>>;
         try {
-          run = await runCompletion(ctx.services.engine, input, { signal, scope: ctx.caller.scope, trace: ctx.caller.trace });
+          run = await runCompletion(ctx.services.engine, input, { signal, caller: ctx.caller });
         } catch (error) {
           throw toTRPCError(error);
         }

@@ -13,8 +13,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { input }, ctx) => {
       const run = await runCompletion(ctx.services.engine, chatRequestFromInput(input), {
         signal: ctx.request.signal,
-        scope: ctx.caller.scope,
-        trace: ctx.caller.trace,
+        caller: ctx.caller,
       });
       return run.collect();
     },
@@ -82,7 +81,7 @@ builder.subscriptionFields((t) => ({
       const signal = AbortSignal.any([ctx.request.signal, stop.signal]);
       return stoppable(
         streamItems(
-          () => runCompletion(ctx.services.engine, chatRequestFromInput(input), { signal, scope: ctx.caller.scope, trace: ctx.caller.trace }),
+          () => runCompletion(ctx.services.engine, chatRequestFromInput(input), { signal, caller: ctx.caller }),
           input.streamOptions?.includeUsage === true,
         ),
         stop,

@@ -30,7 +30,7 @@ export function responsesRoutes({ engine, maxBodyBytes }: ResponsesDeps) {
     const mapped = toChatRequest(parsed);
     const caller = callerOf(c.get("admission"));
     const inResponsesTerms = (error: unknown) => mapped.inResponsesTerms(toDocentError(error));
-    const run = await runCompletion(engine, mapped.request, { signal: c.req.raw.signal, scope: caller.scope, trace: caller.trace }).catch((error) => {
+    const run = await runCompletion(engine, mapped.request, { signal: c.req.raw.signal, caller }).catch((error) => {
       throw inResponsesTerms(error);
     });
     const head = responseHead(parsed, run.meta.created, responseIdFor(run.meta.id));

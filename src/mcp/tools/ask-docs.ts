@@ -36,7 +36,7 @@ export const registerAskDocs: RegisterTool = (server, { services, caller }) => {
         // Checked here, so the error names this tool's argument rather than the chat request's 'messages'.
         if (!question.trim()) throw badRequest("'question' must contain text.", "question");
         const request = { model: "agent", messages: [{ role: "user" as const, content: question }], sources: sources ?? null };
-        const run = await runCompletion(services.engine, request, { signal: ctx.mcpReq.signal, scope: caller.scope, trace: caller.trace });
+        const run = await runCompletion(services.engine, request, { signal: ctx.mcpReq.signal, caller });
         const completion = await run.collect();
         const { content, annotations } = completion.choices[0]!.message;
         const references = annotations.map(({ url_citation: { title, url } }) => ({ title, url }));
