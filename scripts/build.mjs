@@ -23,4 +23,6 @@ for (const entry of fs.readdirSync(path.join(root, "src"), { recursive: true, wi
   fs.copyFileSync(from, to);
   copied++;
 }
-console.log(`docent: built ${path.relative(root, out) || "."}/ (${copied} asset files copied); run it with npm run start:prod (node ${path.relative(root, out)}/main.js, with the start scripts' heap flags)`);
+console.log(
+  `docent: built ${path.relative(root, out) || "."}/ (${copied} asset files copied); run it with npm run start:prod (node ${path.relative(root, out)}/main.js, with the start scripts' heap flags)`,
+);
