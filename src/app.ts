@@ -77,7 +77,7 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
         const token = streamTokenOf(request);
         return token ? { keyId: tokens.use(token) } : null;
       },
-      freeOfLimits: (request) => request.method === "DELETE",
+      freeOfLimits: (request) => request.method === "DELETE" && !/text\/event-stream/i.test(request.headers.get("accept") ?? ""),
     }),
   );
   app.on(["GET", "POST", "PUT", "DELETE"], ["/graphql", "/graphql/stream"], limitBody(maxBodyBytes, { refuse: refusalResponse }), async (c) => {
@@ -92,6 +92,15 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
         const problem = jsonShapeProblem(c.req.query(name) ?? "");
         if (problem) return refusalResponse(jsonShapeError(problem));
       }
+    }
+    // graphql-sse opens a stream for any method that asks for events: only a GET opens a single-connection
+    // stream (a POST a distinct one). A DELETE so took no slot and outlived its key; a HEAD left it open.
+    if (c.req.path === "/graphql/stream" && !["GET", "POST"].includes(c.req.method) && /text\/event-stream/i.test(c.req.header("accept") ?? "")) {
+      const refused = refusalResponse(
+        new DocentError("METHOD_NOT_ALLOWED", `An event stream is opened with GET (or POST), not ${c.req.method}.`, { reason: "method_not_allowed" }),
+      );
+      refused.headers.set("allow", "GET, POST");
+      return refused;
     }
     const admitted = c.get("admission");
     let response: Response;

@@ -193,6 +193,17 @@ describe("requests in progress per key", () => {
     expect((await client.chat.completions.create(params())).choices[0]!.message.content).toBe("Use CLUSTER [1].");
   });
 
+  it("a HEAD, whose body is never sent, gives its slot back though it asked for a stream", async () => {
+    const { server } = running;
+    const auth = { authorization: `Bearer ${server.key}` };
+    for (const accept of ["application/jsonl", "text/event-stream"]) {
+      const head = await fetch(`${server.url}/v1/models`, { method: "HEAD", headers: { ...auth, accept } });
+      expect(head.status).toBe(200);
+      // The cap is 1: the next request is admitted only if the HEAD gave its slot back.
+      await vi.waitFor(async () => expect((await fetch(`${server.url}/v1/models`, { headers: auth })).status).toBe(200), { timeout: 1000 });
+    }
+  });
+
   it("a slow non-streamed answer holds the slot until it is sent", async () => {
     const { client, fake } = running;
     fake.queue({ kind: "reply", text: "Slow answer [1].", delayMs: 300 });
@@ -255,6 +266,25 @@ describe("operations sent into a graphql-sse stream", () => {
     await reader.cancel();
     await reading;
   });
+
+  it.each(["DELETE", "PUT", "HEAD"])(
+    "are not opened by %s asking for events: only GET opens the stream (a DELETE took no slot and outlived its key)",
+    async (method) => {
+      const { server } = running;
+      const token = await vi.waitFor(async () => {
+        const reserved = await fetch(`${server.url}/graphql/stream`, { method: "PUT", headers: { authorization: `Bearer ${server.key}` } });
+        expect(reserved.status).toBe(201);
+        return reserved.text();
+      });
+      const opened = await fetch(`${server.url}/graphql/stream?token=${encodeURIComponent(token)}`, { method, headers: { accept: "text/event-stream" } });
+      expect(opened.status).toBe(405);
+      expect(opened.headers.get("allow")).toBe("GET, POST");
+      // The reservation is still there for a GET to open.
+      const stream = await fetch(`${server.url}/graphql/stream`, { headers: { "x-graphql-event-stream-token": token, accept: "text/event-stream" } });
+      expect(stream.status).toBe(200);
+      await stream.body!.cancel();
+    },
+  );
 
   it.each(["cancelled (DELETE) by a key at its cap", "ended by closing its stream"])("stop at once when %s, freeing the slot", async (how) => {
     const { fake, server } = running;

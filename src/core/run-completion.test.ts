@@ -111,6 +111,18 @@ describe("runCompletion", () => {
     await expect(lost.collect()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   });
 
+  it("sends nothing more once the reply has ended: a key lost after the finish part changes nothing", async () => {
+    const key = new AbortController();
+    const run = await runCompletion(engineWith(reply).engine, request, { caller: { keySignal: key.signal } });
+    const events: string[] = [];
+    for await (const event of run.chunks({ includeUsage: true })) {
+      events.push(event.type);
+      // A slow client takes the finish chunk; meanwhile the key is revoked.
+      if (event.type === "chunk" && event.chunk.choices[0]?.finish_reason) key.abort(new DocentError("UNAUTHORIZED", "revoked"));
+    }
+    expect(events).not.toContain("error");
+  });
+
   describe("with a trace", () => {
     /** A trace that records outcomes, resolving `complete` only when `hold` is released. */
     function traceOf() {

@@ -78,13 +78,16 @@ export async function runCompletion(
   async function* parts(): AsyncGenerator<ChatPart> {
     if (used) throw new Error("a completion's parts can be read once");
     used = true;
+    // Once the reply has ended (finish or error), a key lost after it changes nothing the caller is sent.
+    let ended = false;
     try {
       for await (const part of opened.parts) {
-        if (refusal()) break;
+        if (!ended && refusal()) break;
+        ended ||= part.type === "finish" || part.type === "error";
         await recorder?.observe(part);
         yield part;
       }
-      const refused = refusal();
+      const refused = ended ? null : refusal();
       if (refused) {
         const part: ChatPart = { type: "error", error: refused };
         await recorder?.observe(part);
@@ -96,7 +99,7 @@ export async function runCompletion(
       if (controller.signal.aborted) return void (await recorder?.end("abandoned"));
       await recorder?.end("failed", new Error("completion ended without a finish part"));
     } catch (error) {
-      const refused = refusal();
+      const refused = ended ? null : refusal();
       await recorder?.end("failed", refused ?? error);
       if (refused) {
         yield { type: "error", error: refused };

@@ -67,6 +67,11 @@ export function admission(
       throw error;
     }
     if (kept) return;
+    // HEAD runs the GET handler and sends no body: a stream it began is never read, so it is ended here.
+    if (c.req.method === "HEAD") {
+      await c.res.body?.cancel().catch(() => {});
+      return void (await lease.release());
+    }
     // A JSON reply is complete when the handler returns; a stream has only begun.
     if (streams(c.req.raw, c.res)) c.res = holdUntilBodyEnds(c.res, lease);
     else await lease.release();
