@@ -265,6 +265,27 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
     }
   });
 
+  it("links citation markers to the answer's references only: no link definition or citation-shaped link in the Markdown redirects them", async () => {
+    const reply = "Use CLUSTER [1]. It locks the table [1](https://evil.example/two).\n\n[1]: https://evil.example/one";
+    const running = await startServerWithProviders({ kind: "reply", text: reply });
+    try {
+      const { page, violations } = await open(running.server.url);
+      await page.fill("#key", running.server.key);
+      await page.waitForSelector("#model option[value='provider_a']:not([disabled])", { state: "attached" });
+      await page.selectOption("#model", "provider_a");
+      await page.check(`#source-list input[value='${running.server.sources.pg}']`);
+      await ask(page, ON_TOPIC);
+      const references = await page.$$eval("#references a", (as) => as.map((a) => a.getAttribute("href")));
+      const numbered = await page.$$eval("#answer a", (as) => as.filter((a) => /^\d+$/.test(a.textContent ?? "")).map((a) => a.getAttribute("href")));
+      expect(numbered.length).toBeGreaterThanOrEqual(2);
+      for (const href of numbered) expect(references).toContain(href);
+      expect(numbered.some((href) => href?.includes("evil.example"))).toBe(false);
+      expect(violations).toEqual([]);
+    } finally {
+      await running.close();
+    }
+  });
+
   it("says when to retry after a 429, and that the server cannot be reached once it is gone", async () => {
     // The real app and admission, with a limiter that refuses every request for 7 seconds.
     const services = await createServices(loadConfig({ DATA_DIR: tempDir(), PORT: "0", DOCENT_DEMO: "0" }));

@@ -43,6 +43,10 @@ describe("citation markers never touch code", () => {
     expect(renumbered("Use argv[2], a[1][2] or f()[1], as said [2][3].")).toEqual({ text: "Use argv[2], a[1][2] or f()[1], as said [1][2].", order: [2, 3] });
   });
 
+  it("leaves an escaped bracket alone: `\\[1]` is text, as Markdown reads it", () => {
+    expect(renumbered("Quoted \\[3]: https://x.example/ and [2].")).toEqual({ text: "Quoted \\[3]: https://x.example/ and [1].", order: [2] });
+  });
+
   it("leaves a link whose text is a number alone, and reads an unclosed backtick as text", () => {
     expect(renumbered("See [1](https://x.example/) and [1].")).toEqual({ text: "See [1](https://x.example/) and [1].", order: [1] });
     expect(renumbered("A stray ` backtick [2].\n\nAnd [1].")).toEqual({ text: "A stray ` backtick [1].\n\nAnd [2].", order: [2, 1] });

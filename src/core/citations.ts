@@ -23,8 +23,8 @@ const partialMarkerAt = (text: string, i: number) => {
   return PARTIAL_MARKER.test(text);
 };
 const FENCE = /[ \t]*(`{3,}|~{3,})/y;
-/** An identifier, a call or an index before `[`: `argv[2]`, `f()[0]`, `a[1][2]`. */
-const GLUED = /[\p{L}\p{N}_)\]}]/u;
+/** An identifier, a call or an index before `[`: `argv[2]`, `f()[0]`, `a[1][2]`; or a backslash: `\[1]` is an escaped bracket, not a marker. */
+const GLUED = /[\p{L}\p{N}_)\]}\\]/u;
 
 /**
  * Finds the citation markers of a text, leaving alone what only looks like

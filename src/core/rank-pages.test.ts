@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COVERAGE_WEIGHT_CAP, rankPages } from "./rank-pages.ts";
+import { COVERAGE_WEIGHT_CAP, rankPages, referenceUrl } from "./rank-pages.ts";
 import type { QueryTerm, RetrievedChunk } from "./retriever.ts";
 
 const term = (t: string, weight: number): QueryTerm => ({ term: t, text: t, weight });
@@ -51,5 +51,14 @@ describe("rankPages coverage", () => {
     const pages = rankPages({ terms, chunks: [chunk("x", ["a", "b", "c", "d", "e"]), chunk("y", ["a", "b", "c", "d", "e", "f", "g"])] });
     expect(pages.map((p) => p.coverage)).toEqual([1, 1]);
     expect(pages.map((p) => p.url)).toEqual(["y", "x"]);
+  });
+});
+
+describe("referenceUrl", () => {
+  it("percent-encodes what a URL fragment may not hold, and leaves an ordinary anchor as it is", () => {
+    expect(referenceUrl({ url: "https://x/a.html", anchor: "sessions" })).toBe("https://x/a.html#sessions");
+    expect(referenceUrl({ url: "https://x/a.html", anchor: "" })).toBe("https://x/a.html");
+    expect(referenceUrl({ url: "https://x/a.html", anchor: 'zf" onmouseover="alert(1)' })).toBe("https://x/a.html#zf%22%20onmouseover=%22alert(1)");
+    expect(referenceUrl({ url: "https://x/a.html", anchor: "a<b>`c\u0001" })).toBe("https://x/a.html#a%3Cb%3E%60c%01");
   });
 });

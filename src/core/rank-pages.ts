@@ -89,5 +89,14 @@ export function rankPages({ chunks, terms }: RetrievalResult): RankedPage[] {
   return [...pages.values()].sort((a, b) => b.score - a.score);
 }
 
-/** The page URL a reference points at: with the section's anchor where the page has one. */
-export const referenceUrl = (page: Pick<RankedPage, "url" | "anchor">) => (page.anchor ? `${page.url}#${page.anchor}` : page.url);
+/**
+ * The page URL a reference points at: with the section's anchor where the page
+ * has one. An anchor is the page's own id, which may hold anything: what a URL's
+ * fragment may not (white space, controls, `"`, `<`, `>`, a backtick) is
+ * percent-encoded as a browser would, so a reference stays one URL in HTML,
+ * Markdown or plain text (`#zf" onmouseover="…` was written out raw).
+ */
+export const referenceUrl = (page: Pick<RankedPage, "url" | "anchor">) =>
+  page.anchor
+    ? `${page.url}#${page.anchor.replace(/[\u0000-\u0020"<>`\u007f]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`)}`
+    : page.url;

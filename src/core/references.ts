@@ -58,8 +58,11 @@ export function groundPages(
 }
 
 /** The block appended to the reply when `include_references` is true. */
+/** A page's title as Markdown text: its brackets escaped, so a title cannot write a link (`[x](https://…)`) into a reply. */
+export const markdownText = (title: string) => title.replace(/[\\[\]]/g, "\\$&");
+
 export function referencesBlock(references: readonly Pick<Reference, "title" | "url">[]): string {
   if (references.length === 0) return "";
-  const lines = references.map((ref, i) => `[${i + 1}] ${ref.title}: ${ref.url}`);
+  const lines = references.map((ref, i) => `[${i + 1}] ${markdownText(ref.title)}: ${ref.url}`);
   return `\n\nReferences:\n${lines.join("\n")}`;
 }

@@ -4,13 +4,22 @@ import DOMPurify from "./vendor/purify.js";
 
 const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** A link's text that reads as a citation marker's numbers: `1`, `1, 3`. */
+const CITATION_TEXT = /^\d{1,3}(?:\s*,\s*\d{1,3})*$/;
+
 // Raw HTML in an answer is shown as text, never parsed; images become links
-// (the page's CSP would block other hosts' images anyway).
+// (the page's CSP would block other hosts' images anyway). An answer's citation
+// markers are linked to its references only: a link reference definition
+// (`[1]: https://…`, which quoted documentation or a model misled by it can
+// write) would turn every `[1]` of the answer into a link to its URL, so none is
+// read, and a link written as a citation (`[1](https://…)`) stays its marker.
 const markdown = new Marked({
   gfm: true,
+  tokenizer: { def: () => undefined },
   renderer: {
     html: ({ text }) => escapeHtml(text),
     image: ({ href, text }) => `<a href="${escapeHtml(href)}">${escapeHtml(text || href)}</a>`,
+    link: ({ text }) => (CITATION_TEXT.test(text.trim()) ? `[${escapeHtml(text.trim())}]` : false),
   },
 });
 

@@ -30,6 +30,20 @@ const page = (referenceNumber: number, title: string, file: string, text: string
 });
 
 describe("extractiveAnswer", () => {
+  it("quotes a page's link definitions as text: a quoted list cannot redirect the answer's citations", () => {
+    const trusted = page(1, "API keys", "keys.html", "A revoked API key is refused at once. Keys are listed with keys list.");
+    const hostile = page(
+      2,
+      "Revoking",
+      "revoke.html",
+      "The steps to revoke an API key:\n\n- [1]: https://evil.example/revoke-api-key\n- [2]: https://evil.example/revoke-api-key-2",
+    );
+    const answer = extractiveAnswer("How do I revoke an API key?", [trusted, hostile]);
+    expect(answer).toContain("- \\[1]: https://evil.example/revoke-api-key\n- \\[2]: https://evil.example/revoke-api-key-2");
+    expect(answer).not.toMatch(/(^|\n)\s*(?:- )?\[\d+\]:/);
+    expect(answer).toMatch(/ \[1\]/);
+  });
+
   it("answers with the most relevant sentences, each marked with its reference number", () => {
     const answer = extractiveAnswer("How do I physically reorder a table according to an index?", docs);
     expect(answer).toContain("physically reordered based on the index information. [1");

@@ -1,7 +1,9 @@
 import type { GroundingDocument } from "../../core/language-model.ts";
+import { markdownText } from "../../core/references.ts";
 import { contentTerms, type TextAnalyzer } from "../../core/text-analyzer.ts";
 import { englishAnalyzer } from "../../text/english-analyzer.ts";
 import { lruMemo } from "../lru-memo.ts";
+import { inertLinks } from "./inert-links.ts";
 import { type Block, itemText, listItems, passageBlocks } from "./passage-blocks.ts";
 import { opensCodeSpan, splitSentences } from "./sentences.ts";
 
@@ -100,7 +102,7 @@ function quotable(text: string, analyzer: TextAnalyzer): Quotable[] {
 
 /** A block as it reads in an answer: code fenced, a list one item a line. */
 function render(block: Block): string {
-  if (block.kind !== "code") return listItems(block).join("\n");
+  if (block.kind !== "code") return inertLinks(listItems(block).join("\n"));
   // Longer than any fence the code shows, so it stays one block.
   const fence = "`".repeat(Math.max(2, ...[...block.text.matchAll(/^[ \t]*(`{3,})/gm)].map((m) => m[1]!.length)) + 1);
   return `${fence}\n${block.text}\n${fence}`;
@@ -239,7 +241,7 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   for (const c of picked) {
     const block = askedFor(c);
     if (block && shown.has(block)) continue; // its list is already quoted whole
-    const sentence = `${withoutNoteNumbers(balancedCode(c.text))} [${[c.reference, ...c.alsoIn].join(", ")}]`;
+    const sentence = `${inertLinks(withoutNoteNumbers(balancedCode(c.text)))} [${[c.reference, ...c.alsoIn].join(", ")}]`;
     if (block?.kind === "list" && c.follow === block && !c.text.endsWith(":")) {
       // A list item brings its whole list: the list is the answer, cited once.
       answer += `${answer ? "\n\n" : ""}${render(block)} [${[c.reference, ...c.alsoIn].join(", ")}]\n\n`;
@@ -250,5 +252,5 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   answer = answer.replace(/\n{3,}/g, "\n\n").trim();
   if (pointers.length === 0) return answer;
   const titleOf = (reference: number) => documents.find((d) => d.referenceNumber === reference)!.title;
-  return `${answer}\n\nSee also: ${pointers.map((reference) => `${titleOf(reference)} [${reference}]`).join("; ")}.`;
+  return `${answer}\n\nSee also: ${pointers.map((reference) => `${markdownText(titleOf(reference))} [${reference}]`).join("; ")}.`;
 }
