@@ -52,7 +52,10 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
   app.use(rejectMalformedUrls);
 
   app.get("/healthz", (c) => c.json({ status: health() }, health() === "ok" ? 200 : 503));
-  app.get("/metrics", metricsRoute(services.metrics.registry, services.config.METRICS_TOKEN, { host: services.config.HOST }));
+  app.get(
+    "/metrics",
+    metricsRoute(services.metrics.registry, services.config.METRICS_TOKEN, { host: services.config.HOST, publicUrl: services.config.PUBLIC_URL }),
+  );
 
   // Other origins, when CORS_ORIGINS allows them: before admission, so preflights need no key.
   const cors = corsFor(services.config.CORS_ORIGINS);

@@ -87,6 +87,8 @@ describe("the bundled documentation at /docs/", () => {
     expect((await missing.json()).error.code).toBe("not_found");
     const page = await fetch(`${server.url}/docs/README.md`);
     expect(page.headers.get("content-security-policy")).toMatch(/default-src 'none'/);
+    // No other site may frame it (clickjacking): the playground and the API page refuse framing too.
+    expect(page.headers.get("content-security-policy")).toMatch(/frame-ancestors 'none'/);
     expect(await page.text()).not.toMatch(/<script/i);
   });
 });

@@ -18,6 +18,13 @@ describe("GET /metrics without METRICS_TOKEN", () => {
     app.onError((error) => errorResponse(toDocentError(error)));
     const from = (remoteAddress: string) => app.request("/metrics", {}, { incoming: { socket: { remoteAddress } } });
     for (const local of ["127.0.0.1", "::1", "::ffff:127.0.0.1"]) expect((await from(local)).status).toBe(200);
+    // A web page whose name was rebound to 127.0.0.1 (DNS rebinding) comes from this machine, but names its own host.
+    const rebound = await app.request("http://rebind.example:8787/metrics", {}, { incoming: { socket: { remoteAddress: "127.0.0.1" } } });
+    expect(rebound.status).toBe(403);
+    for (const name of ["localhost:8787", "127.0.0.1:8787", "[::1]:8787"])
+      expect((await app.request(`http://${name}/metrics`, {}, { incoming: { socket: { remoteAddress: "127.0.0.1" } } })).status).toBe(200);
+    const named = new Hono().get("/metrics", metricsRoute(registry, undefined, { publicUrl: "http://docs.internal:8787/" }));
+    expect((await named.request("http://docs.internal:8787/metrics", {}, { incoming: { socket: { remoteAddress: "127.0.0.1" } } })).status).toBe(200);
     // Through a reverse proxy on this machine: loopback, but forwarded for someone else.
     const proxied = await app.request("/metrics", { headers: { "x-forwarded-for": "203.0.113.7" } }, { incoming: { socket: { remoteAddress: "127.0.0.1" } } });
     expect(proxied.status).toBe(403);

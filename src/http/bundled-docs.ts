@@ -29,7 +29,7 @@ pre{background:#f6f8fa;padding:.8rem;overflow:auto;border-radius:6px}code{font-f
 table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.3rem .6rem}:target{background:#fff8c5}`;
 
 // Our own files, rendered without scripts: nothing on the page needs to run.
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 

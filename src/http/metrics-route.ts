@@ -19,6 +19,24 @@ function fromThisMachine(c: Context): boolean {
   return isLoopback((c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress);
 }
 
+const hostnameOf = (url: string | undefined) => {
+  try {
+    return url ? new URL(url).hostname : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Asked for by a loopback name (or the public URL's host), as this machine's own
+ * clients ask: a web page whose name was rebound to 127.0.0.1 (DNS rebinding)
+ * comes from this machine but names its own host, and must not read the metrics.
+ */
+function namedLocally(url: string, ownHost: string | null): boolean {
+  const name = hostnameOf(url);
+  return name === "localhost" || name === "[::1]" || (name !== null && /^127\.\d+\.\d+\.\d+$/.test(name)) || (name !== null && name === ownHost);
+}
+
 /**
  * GET /metrics: the registry in Prometheus' text format. With a token, only
  * `Authorization: Bearer <token>` may read it (Prometheus' `authorization`
@@ -26,12 +44,17 @@ function fromThisMachine(c: Context): boolean {
  * may: the metrics name every knowledge source, which a key limited to some
  * sources must not learn, and a server on 0.0.0.0 would tell anyone.
  */
-export function metricsRoute(registry: Registry, token: string | undefined, { host = "127.0.0.1" }: { host?: string } = {}): Handler {
+export function metricsRoute(
+  registry: Registry,
+  token: string | undefined,
+  { host = "127.0.0.1", publicUrl }: { host?: string; publicUrl?: string } = {},
+): Handler {
   // Listening beyond this machine, a proxy on it may pass anyone on without saying so (a bare nginx
   // proxy_pass, a TCP forwarder): then only the token opens the metrics.
   const localOnly = isLoopback(host) || host === "localhost";
+  const ownHost = hostnameOf(publicUrl);
   return async (c) => {
-    if (!token && (!localOnly || !fromThisMachine(c))) {
+    if (!token && (!localOnly || !fromThisMachine(c) || !namedLocally(c.req.url, ownHost))) {
       throw new DocentError(
         "FORBIDDEN",
         "Without METRICS_TOKEN the metrics are served only on a loopback HOST, to this machine; set METRICS_TOKEN to scrape them.",
