@@ -96,7 +96,13 @@ export function rankPages({ chunks, terms }: RetrievalResult): RankedPage[] {
  * percent-encoded as a browser would, so a reference stays one URL in HTML,
  * Markdown or plain text (`#zf" onmouseover="…` was written out raw).
  */
-export const referenceUrl = (page: Pick<RankedPage, "url" | "anchor">) =>
-  page.anchor
-    ? `${page.url}#${page.anchor.replace(/[\u0000-\u0020"<>`\u007f]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`)}`
-    : page.url;
+export const referenceUrl = (page: Pick<RankedPage, "url" | "anchor">) => (page.anchor ? `${page.url}#${fragment(page.anchor)}` : page.url);
+
+const fragment = (anchor: string) => {
+  let out = "";
+  for (const ch of anchor) {
+    const code = ch.charCodeAt(0);
+    out += code <= 0x20 || code === 0x7f || '"<>`'.includes(ch) ? `%${code.toString(16).toUpperCase().padStart(2, "0")}` : ch;
+  }
+  return out;
+};
