@@ -157,15 +157,25 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
   app.route("/docs", bundledDocsRoutes());
 
   const methodsAt = allowedMethods(app.routes);
-  app.notFound((c) => {
+  app.notFound(async (c) => {
     const trace = c.get("trace");
     const allow = methodsAt(c.req.path);
     if (allow.length > 0) {
       if (trace) trace.errorCode = "method_not_allowed";
       const message = `${c.req.path} does not take ${c.req.method}; it takes ${allow.join(", ")}.`;
-      const response = errorResponse(new DocentError("METHOD_NOT_ALLOWED", message, { reason: "method_not_allowed" }));
-      response.headers.set("allow", allow.join(", "));
-      return response;
+      const error = new DocentError("METHOD_NOT_ALLOWED", message, { reason: "method_not_allowed" });
+      // In the door's own error shape: GraphQL's and tRPC's clients read theirs.
+      const path = c.req.path;
+      const response =
+        path === "/graphql" || path.startsWith("/graphql/")
+          ? refusalResponse(error)
+          : path.startsWith("/trpc/")
+            ? // tRPC's adapter answers a method it does not take 415 before anything else: it is asked by GET.
+              await trpc(new Request(c.req.url, { method: "GET", headers: bodilessHeaders(c.req.raw) }), { error })
+            : errorResponse(error);
+      const headers = new Headers(response.headers);
+      headers.set("allow", allow.join(", "));
+      return new Response(response.body, { status: response.status, headers });
     }
     if (trace) {
       trace.errorCode = "unknown_url";

@@ -134,6 +134,15 @@ describe("REST over raw HTTP", () => {
       expect(response.headers.get("allow")).toBe(allow);
       expect((await response.json()).error).toMatchObject({ type: "invalid_request_error", code: "method_not_allowed", param: null });
     }
+    // GraphQL and tRPC answer in their own error shapes.
+    const graphql = await fetch(`${server.url}/graphql`, { method: "PATCH", headers: auth });
+    expect(graphql.status).toBe(405);
+    expect(graphql.headers.get("allow")).toBe("GET, POST, PUT, DELETE, HEAD");
+    expect((await graphql.json()).errors[0].extensions).toMatchObject({ code: "METHOD_NOT_ALLOWED" });
+    const trpc = await fetch(`${server.url}/trpc/models.list`, { method: "PATCH", headers: auth });
+    expect(trpc.status).toBe(405);
+    expect(trpc.headers.get("allow")).toBe("GET, POST, HEAD");
+    expect((await trpc.json()).error).toMatchObject({ data: { code: "METHOD_NOT_SUPPORTED", httpStatus: 405 } });
     // An unknown path is still unknown, whatever the method.
     await expectError(await fetch(`${server.url}/v1/nothing`, { method: "POST", headers: auth }), 404, { code: "unknown_url" });
   });
