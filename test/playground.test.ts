@@ -8,7 +8,7 @@ import { createApp } from "../src/app.ts";
 import { createServices } from "../src/app-services.ts";
 import { loadConfig } from "../src/config.ts";
 import { DocentError } from "../src/core/errors.ts";
-import { startServerWithProviders, startTestServer, type TestServer, tempDir } from "./support/test-server.ts";
+import { type ServerWithProviders, startServerWithProviders, startTestServer, type TestServer, tempDir } from "./support/test-server.ts";
 
 /**
  * The playground at `/`, driven in real headless Chromium (Debian's; a
@@ -96,6 +96,18 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
   }
 
   const text = (s: string) => s.replace(/\s+/g, " ").trim();
+
+  /** The on-topic question asked of provider_a (the fake provider's scripted reply) with the PostgreSQL source ticked. */
+  async function askProviderA(running: ServerWithProviders): Promise<{ page: Page; violations: string[] }> {
+    const opened = await open(running.server.url);
+    const { page } = opened;
+    await page.fill("#key", running.server.key);
+    await page.waitForSelector("#model option[value='provider_a']:not([disabled])", { state: "attached" });
+    await page.selectOption("#model", "provider_a");
+    await page.check(`#source-list input[value='${running.server.sources.pg}']`);
+    await ask(page, ON_TOPIC);
+    return opened;
+  }
 
   it("streams a cited answer with its references and the model that answered", async () => {
     const response = await fetch(`${server.url}/v1/chat/completions`, {
@@ -244,12 +256,7 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
       'Use **CLUSTER** [1]. <img src=x onerror="window.pwned=1"> <script>window.pwned=2</script> [more](javascript:window.pwned=3)\n\n<div id="injected">block</div>';
     const running = await startServerWithProviders({ kind: "reply", text: reply });
     try {
-      const { page, violations } = await open(running.server.url);
-      await page.fill("#key", running.server.key);
-      await page.waitForSelector("#model option[value='provider_a']:not([disabled])", { state: "attached" });
-      await page.selectOption("#model", "provider_a");
-      await page.check(`#source-list input[value='${running.server.sources.pg}']`);
-      await ask(page, ON_TOPIC);
+      const { page, violations } = await askProviderA(running);
       expect(await page.textContent("#model-label")).toMatch(/^openai\//);
       expect(await page.textContent("#answer strong")).toBe("CLUSTER");
       const answer = await page.textContent("#answer");
@@ -269,12 +276,7 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
     const reply = "Use CLUSTER [1]. It locks the table [1](https://evil.example/two).\n\n[1]: https://evil.example/one";
     const running = await startServerWithProviders({ kind: "reply", text: reply });
     try {
-      const { page, violations } = await open(running.server.url);
-      await page.fill("#key", running.server.key);
-      await page.waitForSelector("#model option[value='provider_a']:not([disabled])", { state: "attached" });
-      await page.selectOption("#model", "provider_a");
-      await page.check(`#source-list input[value='${running.server.sources.pg}']`);
-      await ask(page, ON_TOPIC);
+      const { page, violations } = await askProviderA(running);
       const references = await page.$$eval("#references a", (as) => as.map((a) => a.getAttribute("href")));
       const numbered = await page.$$eval("#answer a", (as) => as.filter((a) => /^\d+$/.test(a.textContent ?? "")).map((a) => a.getAttribute("href")));
       expect(numbered.length).toBeGreaterThanOrEqual(2);
