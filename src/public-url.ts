@@ -10,3 +10,12 @@ export function underPublicUrl(publicUrl: string, path: string): string {
   if (!base.pathname.endsWith("/")) base.pathname += "/";
   return new URL(path.replace(/^\/+/, ""), base).toString();
 }
+
+/** A URL's host name (`[::1]` for IPv6), or null for no URL or one that does not parse. */
+export function hostnameOf(url: string | undefined): string | null {
+  try {
+    return url ? new URL(url).hostname : null;
+  } catch {
+    return null;
+  }
+}

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context, Handler } from "hono";
 import type { Registry } from "prom-client";
 import { DocentError } from "../core/errors.ts";
+import { hostnameOf } from "../public-url.ts";
 
 const digest = (text: string) => createHash("sha256").update(text).digest();
 
@@ -18,14 +19,6 @@ function fromThisMachine(c: Context): boolean {
   if (["forwarded", "x-forwarded-for", "x-real-ip"].some((name) => c.req.header(name) !== undefined)) return false;
   return isLoopback((c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress);
 }
-
-const hostnameOf = (url: string | undefined) => {
-  try {
-    return url ? new URL(url).hostname : null;
-  } catch {
-    return null;
-  }
-};
 
 /**
  * Asked for by a loopback name (or the public URL's host), as this machine's own

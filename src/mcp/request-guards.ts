@@ -1,16 +1,12 @@
 import { hostHeaderValidation, originValidation } from "@modelcontextprotocol/hono";
 import { localhostAllowedHostnames, localhostAllowedOrigins } from "@modelcontextprotocol/server";
 import type { MiddlewareHandler } from "hono";
+import { hostnameOf } from "../public-url.ts";
 
 const LOOPBACK = ["127.0.0.1", "localhost", "::1"];
 
-const hostnameOf = (url: string | undefined) => {
-  try {
-    return url ? [new URL(url).hostname] : [];
-  } catch {
-    return [];
-  }
-};
+/** The host names of the URLs that parse. */
+const hostnames = (...urls: (string | undefined)[]) => urls.map(hostnameOf).filter((name): name is string => name !== null);
 
 /**
  * The MCP spec's DNS-rebinding defence, from the SDK's Hono adapter: a
@@ -29,9 +25,9 @@ export function mcpRequestGuards({
   publicUrl?: string;
   corsOrigins: "*" | readonly string[];
 }): MiddlewareHandler[] {
-  const own = hostnameOf(publicUrl);
+  const own = hostnames(publicUrl);
   const guards: MiddlewareHandler[] = [];
   if (LOOPBACK.includes(host)) guards.push(hostHeaderValidation([...localhostAllowedHostnames(), ...own]));
-  if (corsOrigins !== "*") guards.push(originValidation([...localhostAllowedOrigins(), ...own, ...corsOrigins.flatMap(hostnameOf)]));
+  if (corsOrigins !== "*") guards.push(originValidation([...localhostAllowedOrigins(), ...own, ...hostnames(...corsOrigins)]));
   return guards;
 }
