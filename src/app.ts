@@ -116,13 +116,14 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
     }
     if (c.req.path === "/graphql/stream" && response.status >= 400) return withErrorCodes(response);
     // The single-connection stream outlives its admission: it ends when its key is revoked or expires.
-    if (c.req.path !== "/graphql/stream" || c.req.method !== "GET" || !response.body) return response;
-    const keyId = callerOf(admitted).key.id;
+    // graphql-sse opens it for any request with the token that asks for events, a POST as well as a GET.
     const token = streamTokenOf(c.req.raw);
+    if (c.req.path !== "/graphql/stream" || !token || !response.body || !response.headers.get("content-type")?.startsWith("text/event-stream")) return response;
+    const keyId = callerOf(admitted).key.id;
     return new Response(
       whileKeyActive(response.body, async () => {
         // A stream in use keeps its token from lapsing: operations may still be sent into it with the token.
-        if (token) tokens.use(token);
+        tokens.use(token);
         return (await services.keys.getActive(keyId)) !== null;
       }),
       response,

@@ -74,10 +74,15 @@ describe("GraphQL stream tokens", () => {
     expect((await send(`Bearer ${other.key}`)).status).toBe(401);
   });
 
-  it("an open stream ends within seconds of its key's revocation", async () => {
+  // graphql-sse opens the single-connection stream for any request with the token that asks for events: a POST too.
+  it.each(["GET", "POST"])("an open stream (opened by %s) ends within seconds of its key's revocation", async (method) => {
     const created = await server.services.keys.create("streaming");
     const token = await reserve(created.key);
-    const response = await fetch(`${server.url}/graphql/stream?token=${encodeURIComponent(token)}`, { headers: { accept: "text/event-stream" } });
+    const response = await fetch(`${server.url}/graphql/stream?token=${encodeURIComponent(token)}`, {
+      method,
+      headers: { accept: "text/event-stream", ...(method === "POST" ? { "content-type": "application/json" } : {}) },
+      ...(method === "POST" ? { body: "{}" } : {}),
+    });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     const ended = (async () => {
