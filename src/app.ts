@@ -22,7 +22,7 @@ import { restRoutes } from "./http/rest-routes.ts";
 import { whileKeyActive } from "./http/while-key-active.ts";
 import { mcpRoutes } from "./mcp/mcp-routes.ts";
 import { playgroundRoutes } from "./playground/playground-routes.ts";
-import { createTrpcHandler } from "./trpc/handler.ts";
+import { createTrpcHandler, trpcErrorResponse, trpcPaths } from "./trpc/handler.ts";
 
 /** /healthz answers 200 only when "ok": "starting" until start-up work (demo ingestion) is done, "draining" while stopping. */
 export type HealthStatus = "starting" | "ok" | "draining";
@@ -139,7 +139,7 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
     const caller = callerOf(admitted);
     // A batch (`/trpc/a,b,c?batch=1`) counts each of its calls against the key's limits, read as tRPC reads
     // them: from the path decoded whole, so `%2C` separates calls too.
-    const calls = c.req.query("batch") === "1" ? trpcCalls(c.req.url) : 1;
+    const calls = c.req.query("batch") === "1" ? trpcPaths(c.req.url).length : 1;
     let more: Lease;
     try {
       more = await acquireMore(admitDeps.limiter, caller, calls);
@@ -171,8 +171,7 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
         path === "/graphql" || path.startsWith("/graphql/")
           ? refusalResponse(error)
           : path.startsWith("/trpc/")
-            ? // tRPC's adapter answers a method it does not take 415 before anything else: it is asked by GET.
-              await trpc(new Request(c.req.url, { method: "GET", headers: bodilessHeaders(c.req.raw) }), { error })
+            ? trpcErrorResponse(error, c.req.url)
             : errorResponse(error);
       const headers = new Headers(response.headers);
       headers.set("allow", allow.join(", "));
@@ -199,13 +198,4 @@ function bodilessHeaders(request: Request): Headers {
   headers.delete("content-length");
   headers.delete("transfer-encoding");
   return headers;
-}
-
-/** The calls of a tRPC batch URL, as tRPC's fetch adapter splits its decoded path. */
-function trpcCalls(url: string): number {
-  try {
-    return decodeURIComponent(new URL(url).pathname.slice("/trpc/".length)).split(",").length;
-  } catch {
-    return 1;
-  }
 }

@@ -143,6 +143,16 @@ describe("REST over raw HTTP", () => {
     expect(trpc.status).toBe(405);
     expect(trpc.headers.get("allow")).toBe("GET, POST, HEAD");
     expect((await trpc.json()).error).toMatchObject({ data: { code: "METHOD_NOT_SUPPORTED", httpStatus: 405 } });
+    // Asked for an event stream (a subscription's) or a streamed batch, the answer is still a 405, not a 200 stream.
+    for (const [path, headers] of [
+      ["chat.completions.stream?input={}", { accept: "text/event-stream" }],
+      ["models.list?batch=1&input={}", { "trpc-accept": "application/jsonl" }],
+    ] as const) {
+      const streamed = await fetch(`${server.url}/trpc/${path}`, { method: "PUT", headers: { ...auth, ...headers } });
+      expect(streamed.status).toBe(405);
+      expect(streamed.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(JSON.stringify(await streamed.json())).toContain("METHOD_NOT_SUPPORTED");
+    }
     // An unknown path is still unknown, whatever the method.
     await expectError(await fetch(`${server.url}/v1/nothing`, { method: "POST", headers: auth }), 404, { code: "unknown_url" });
   });

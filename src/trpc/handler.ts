@@ -1,7 +1,11 @@
+import { getTRPCErrorShape } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
+import type { DocentError } from "../core/errors.ts";
 import type { Admission } from "../http/admission.ts";
 import { createContextInner, type TrpcServices } from "./context.ts";
 import { appRouter } from "./router.ts";
+import { toTRPCError } from "./trpc.ts";
 
 /** tRPC over fetch at /trpc: batching for queries and mutations, SSE for subscriptions. */
 export function createTrpcHandler(services: TrpcServices) {
@@ -42,4 +46,29 @@ async function jsonTyped(response: Response): Promise<Response> {
     // Plain text after all: left as it is.
   }
   return new Response(text, { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * A refusal in tRPC's error shape for each call of `url` (an array for a
+ * batch), made without the adapter: asked for a subscription, the adapter
+ * answers 200 and streams the error, whatever the refusal's status.
+ */
+export function trpcErrorResponse(error: DocentError, url: string): Response {
+  const trpcError = toTRPCError(error);
+  const shapeFor = (path: string) => ({
+    error: getTRPCErrorShape({ config: appRouter._def._config, error: trpcError, type: "unknown", path, input: undefined, ctx: undefined }),
+  });
+  const paths = trpcPaths(url);
+  const body = new URL(url).searchParams.get("batch") === "1" ? paths.map(shapeFor) : shapeFor(paths.join(","));
+  return Response.json(body, { status: getHTTPStatusCodeFromError(trpcError) });
+}
+
+/** The procedure paths a tRPC URL calls, as tRPC's fetch adapter splits its path decoded whole (so `%2C` separates calls too). */
+export function trpcPaths(url: string): string[] {
+  const path = new URL(url).pathname.slice("/trpc/".length);
+  try {
+    return decodeURIComponent(path).split(",");
+  } catch {
+    return [path];
+  }
 }
