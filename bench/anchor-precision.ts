@@ -44,6 +44,8 @@ export function citedSentences(answer: string): CitedSentence[] {
  * marker in the page, which docent leaves out of what it quotes).
  */
 const comparable = (text: string) => text.replace(/[\s¶*_`]+/g, "").replace(/\[\d{1,3}\]/g, "");
+/** An answer's sentence as a reader sees it: Markdown's backslash escapes and `&lt;` read as the characters they stand for. */
+const rendered = (markdown: string) => markdown.replace(/\\([!-/:-@[-`{-~])/g, "$1").replace(/&lt;/g, "<");
 
 interface Tally {
   cited: number;
@@ -77,7 +79,7 @@ export function createAnchorPrecision(sources: readonly EvalSource[], dirOf: (so
           const t = tally(section.slug);
           t.cited++;
           if (!section.anchored) t.pageOnly++;
-          if (section.text !== undefined && comparable(section.text).includes(comparable(text))) t.found++;
+          if (section.text !== undefined && comparable(section.text).includes(comparable(rendered(text)))) t.found++;
           else misses.push(`${reference ?? `[${n}] (no such reference)`}\n        ${text.slice(0, 140)}`);
         }
       }

@@ -1,18 +1,70 @@
+import { Marked } from "marked";
+import type { Nodes } from "mdast";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfm } from "micromark-extension-gfm";
 import { describe, expect, it } from "vitest";
 import { inertLinks } from "./inert-links.ts";
 
+// Quoted page text in the shapes a page can hide a link in, each followed by an answer's own marker.
+const HOSTILE = [
+  "See [docs](https://evil.example/g) now.",
+  "[1]: https://evil.example/a",
+  "See [the [1] guide](https://evil.example/n) now.",
+  "See [[1]](https://evil.example/m) now.",
+  "See \\\\[1](https://evil.example/b) now.",
+  "See [1\\]](https://evil.example/e) now.",
+  "See [`]` here](https://evil.example/c) now.",
+  "Use ``[1](https://evil.example/u)` now.",
+  "Use \\`[1](https://evil.example/t)` now.",
+  "- - [1]: https://evil.example/nl\n- other",
+  "- > [1]: https://evil.example/bq",
+  "> [1]: https://evil.example/q",
+  "1) 2) [1]: https://evil.example/o",
+  "[x\\]y]: https://evil.example/l\n\nUse it [1][x\\]y].",
+  "See ![[1]](https://evil.example/i) now.",
+  "\\\\\n[1]: https://evil.example/z",
+  'Click <a href="https://evil.example/h">[1]</a> here.',
+  "See <https://evil.example/auto> and [1]<b>x</b>.",
+  'See https://x.example/<a href="https://evil.example/h">[1]</a> here.',
+];
+
+/** Links (other than a bare URL shown as itself), definitions and raw HTML in a CommonMark + GFM reading. */
+function liveLinks(markdown: string): string[] {
+  const found: string[] = [];
+  const visit = (node: Nodes) => {
+    if (node.type === "definition" || node.type === "html" || node.type === "linkReference" || node.type === "imageReference") found.push(node.type);
+    if (node.type === "link" && !(node.children.length === 1 && node.children[0]!.type === "text" && node.children[0].value === node.url)) found.push(node.url);
+    if (node.type === "image") found.push(node.url);
+    if ("children" in node) for (const child of node.children) visit(child);
+  };
+  visit(fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }));
+  return found;
+}
+
+/** Anchors and images marked (a common client renderer) makes to the hostile site, other than a bare URL shown as itself. */
+const evilAnchors = (html: string) =>
+  [...html.matchAll(/<(?:a href|img src)="(https:\/\/evil[^"]*)"[^>]*>(?:(.*?)<\/a>)?/g)]
+    .filter((m) => !m[2]?.startsWith("https://evil"))
+    .map((m) => m[0]);
+
 describe("inertLinks", () => {
-  it("escapes the bracket that opens a link, an image or a link reference definition", () => {
-    expect(inertLinks("See [the guide](https://evil.example/g) and ![x](https://evil.example/i.png).")).toBe(
-      "See \\[the guide](https://evil.example/g) and !\\[x](https://evil.example/i.png).",
-    );
-    expect(inertLinks("[1]: https://evil.example/a\n- [2]: https://evil.example/b\n  3. [note]: x")).toBe(
-      "\\[1]: https://evil.example/a\n- \\[2]: https://evil.example/b\n  3. \\[note]: x",
-    );
+  it.each(HOSTILE)("leaves no link, definition or tag that a renderer would follow: %j", (page) => {
+    const answer = `${inertLinks(page)} [1]\n\n${inertLinks("Trusted text.")} [1]`;
+    expect(liveLinks(answer)).toEqual([]);
+    expect(evilAnchors(new Marked({ gfm: true }).parse(answer) as string)).toEqual([]);
   });
 
-  it("leaves code spans, escaped brackets, indexes and note numbers as they are", () => {
-    const text = "Use `[x](y)` or `[1]: z`, argv[2], \\[done](x) and a note [3].";
+  it("shows the text as it was: a renderer reads the escapes back as the characters", () => {
+    const page = "Call f(a[, b]) with x<y and <div> or [note] here.";
+    const html = new Marked({ gfm: true }).parse(inertLinks(page)) as string;
+    expect(html.trim()).toBe("<p>Call f(a[, b]) with x&lt;y and &lt;div&gt; or [note] here.</p>");
+    expect(inertLinks(page)).toBe("Call f(a\\[, b]) with x&lt;y and &lt;div> or \\[note] here.");
+  });
+
+  it("leaves code spans (closed by a run as long) and the page's own escapes as they are", () => {
+    const text = "Use `[x](y)`, ``a ` [b](c)`` or \\[done](x).";
     expect(inertLinks(text)).toBe(text);
+    expect(inertLinks("``[1](x)` and `[2]`")).toBe("``\\[1](x)` and `\\[2]`");
   });
 });
