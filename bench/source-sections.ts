@@ -60,7 +60,7 @@ export function htmlSections(html: string): PageSections {
   return {
     section(anchor) {
       if (!anchor) return text;
-      const mark = ids.get(anchor) ?? ids.get(decodeURIComponent(anchor));
+      const mark = ids.get(anchor) ?? ids.get(decodedAnchor(anchor));
       if (!mark) return undefined;
       if (mark.level !== undefined) {
         // From the heading that holds the mark.
@@ -127,4 +127,13 @@ export function pageSections(file: string): PageSections {
     cache.set(file, sections);
   }
   return sections;
+}
+
+/** A reference's anchor as its page writes the id: percent-decoded, or as it is where it is no valid escape (`100%`). */
+function decodedAnchor(anchor: string): string {
+  try {
+    return decodeURIComponent(anchor);
+  } catch {
+    return anchor;
+  }
 }

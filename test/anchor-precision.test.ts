@@ -33,6 +33,8 @@ describe("sections read from source files", () => {
   it("reads the whole page without an anchor, and nothing for an anchor it lacks", () => {
     expect(flat(sections.section(""))).toContain("Intro text.");
     expect(sections.section("nowhere")).toBeUndefined();
+    // An anchor that is no valid percent-encoding is looked up as written, not thrown on.
+    expect(sections.section("100%")).toBeUndefined();
   });
   it("finds Markdown sections by GitHub slug, not by headings inside code", () => {
     const md = markdownSections(
