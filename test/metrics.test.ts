@@ -21,7 +21,9 @@ describe("GET /metrics without METRICS_TOKEN", () => {
     // A web page whose name was rebound to 127.0.0.1 (DNS rebinding) comes from this machine, but names its own host.
     const rebound = await app.request("http://rebind.example:8787/metrics", {}, { incoming: { socket: { remoteAddress: "127.0.0.1" } } });
     expect(rebound.status).toBe(403);
-    for (const name of ["localhost:8787", "127.0.0.1:8787", "[::1]:8787"])
+    expect((await app.request("http://localhost.rebind.example/metrics", {}, { incoming: { socket: { remoteAddress: "127.0.0.1" } } })).status).toBe(403);
+    // Names that resolve to this machine by definition (RFC 6761): `localhost`, written with its root dot too, and any name under it.
+    for (const name of ["localhost:8787", "localhost.:8787", "grafana.localhost:8787", "127.0.0.1:8787", "[::1]:8787"])
       expect((await app.request(`http://${name}/metrics`, {}, { incoming: { socket: { remoteAddress: "127.0.0.1" } } })).status).toBe(200);
     const named = new Hono().get("/metrics", metricsRoute(registry, undefined, { publicUrl: "http://docs.internal:8787/" }));
     expect((await named.request("http://docs.internal:8787/metrics", {}, { incoming: { socket: { remoteAddress: "127.0.0.1" } } })).status).toBe(200);

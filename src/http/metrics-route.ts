@@ -26,8 +26,10 @@ function fromThisMachine(c: Context): boolean {
  * comes from this machine but names its own host, and must not read the metrics.
  */
 function namedLocally(url: string, ownHost: string | null): boolean {
-  const name = hostnameOf(url);
-  return name === "localhost" || name === "[::1]" || (name !== null && /^127\.\d+\.\d+\.\d+$/.test(name)) || (name !== null && name === ownHost);
+  const name = hostnameOf(url)?.replace(/\.$/, "");
+  if (!name) return false;
+  // `localhost` and the names under it resolve to this machine by definition (RFC 6761), as browsers resolve them.
+  return name === "localhost" || name.endsWith(".localhost") || name === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(name) || name === ownHost;
 }
 
 /**
