@@ -44,9 +44,7 @@ function liveLinks(markdown: string): string[] {
 
 /** Anchors and images marked (a common client renderer) makes to the hostile site, other than a bare URL shown as itself. */
 const evilAnchors = (html: string) =>
-  [...html.matchAll(/<(?:a href|img src)="(https:\/\/evil[^"]*)"[^>]*>(?:(.*?)<\/a>)?/g)]
-    .filter((m) => !m[2]?.startsWith("https://evil"))
-    .map((m) => m[0]);
+  [...html.matchAll(/<(?:a href|img src)="(https:\/\/evil[^"]*)"[^>]*>(?:(.*?)<\/a>)?/g)].filter((m) => !m[2]?.startsWith("https://evil")).map((m) => m[0]);
 
 describe("inertLinks", () => {
   it.each(HOSTILE)("leaves no link, definition or tag that a renderer would follow: %j", (page) => {
