@@ -71,5 +71,9 @@ describe("the compiled server", () => {
     const page = await fetch(`${url}/`);
     expect([page.status, page.headers.get("content-type")]).toEqual([200, "text/html; charset=utf-8"]);
     expect((await fetch(`${url}/playground/app.js`)).status).toBe(200);
+    // The playground's citation reader is the compiled core's own module.
+    const reader = await fetch(`${url}/playground/citations.js`);
+    expect(reader.status).toBe(200);
+    expect(await reader.text()).toMatch(/export function citationMarkers/);
   }, 60_000);
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
 import { createServices } from "../src/app-services.ts";
 import { loadConfig } from "../src/config.ts";
+import { citationMarkers } from "../src/core/citations.ts";
 import { DocentError } from "../src/core/errors.ts";
 import { type ServerWithProviders, startServerWithProviders, startTestServer, type TestServer, tempDir } from "./support/test-server.ts";
 
@@ -58,6 +59,7 @@ describe("the playground's files", () => {
       "/playground/feedback-view.js",
       "/playground/vendor/marked.js",
       "/playground/vendor/purify.js",
+      "/playground/citations.js",
       "/playground/style.css",
     ]) {
       const file = await fetch(`${server.url}${path}`);
@@ -65,6 +67,10 @@ describe("the playground's files", () => {
       expect(file.headers.get("content-security-policy"), path).toBe(csp);
     }
     expect(await (await fetch(`${server.url}/playground/vendor/purify.js`)).text()).toContain("DOMPurify");
+    // The server's own citation reader, as JavaScript a browser runs.
+    const reader = await (await fetch(`${server.url}/playground/citations.js`)).text();
+    expect(reader).toMatch(/export\s*\{[^}]*citationMarkers|export function citationMarkers/);
+    expect(reader).not.toMatch(/\binterface\b|: ScanState/);
   });
 });
 
@@ -272,16 +278,26 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
     }
   });
 
-  it("links citation markers to the answer's references only: no link definition or citation-shaped link in the Markdown redirects them", async () => {
-    const reply = "Use CLUSTER [1]. It locks the table [1](https://evil.example/two).\n\n[1]: https://evil.example/one";
+  it("links the server's citation markers, and only those, to the answer's references: no link definition or citation-shaped link redirects them", async () => {
+    // Links that read as citations once rendered (entities, Unicode forms, invisible characters, nested
+    // brackets, an image's text), and brackets the server does not read as markers (glued, escaped).
+    const reply = [
+      "Use CLUSTER [1]. It locks the table [1](https://evil.example/two).",
+      "See [[1]](https://evil.example/m), [&#91;1&#93;](https://evil.example/e), ![[1]](https://evil.example/i), [１](https://evil.example/fw), [1\u200b](https://evil.example/zw) and [**1**](https://evil.example/b).",
+      "Pass sys.argv[1] or \\[1] as is.",
+      "[1]: https://evil.example/one",
+    ].join("\n\n");
     const running = await startServerWithProviders({ kind: "reply", text: reply });
     try {
       const { page, violations } = await askProviderA(running);
       const references = await page.$$eval("#references a", (as) => as.map((a) => a.getAttribute("href")));
-      const numbered = await page.$$eval("#answer a", (as) => as.filter((a) => /^\d+$/.test(a.textContent ?? "")).map((a) => a.getAttribute("href")));
-      expect(numbered.length).toBeGreaterThanOrEqual(2);
-      for (const href of numbered) expect(references).toContain(href);
-      expect(numbered.some((href) => href?.includes("evil.example"))).toBe(false);
+      const links = await page.$$eval("#answer a", (as) => as.map((a) => ({ href: a.getAttribute("href"), text: a.textContent })));
+      expect(links.length).toBeGreaterThanOrEqual(2);
+      // A link elsewhere shows its address (a bare URL in the text); every other link is a reference.
+      for (const { href, text } of links) if (text !== href) expect(references).toContain(href);
+      // Exactly the markers the server reads (its renumbering keeps their places): `argv[1]` and `\[1]` are text.
+      expect(await page.$$("#answer sup.cite")).toHaveLength(citationMarkers(reply).length);
+      expect(await page.textContent("#answer")).toContain("Pass sys.argv[1] or [1] as is.");
       expect(violations).toEqual([]);
     } finally {
       await running.close();

@@ -43,15 +43,29 @@ function files(): Map<string, { file: string; type: string }> {
   ]);
 }
 
+/**
+ * The core's citation reader, so the page reads an answer's markers as the
+ * server does (one reader, not a copy): compiled JavaScript beside the
+ * compiled server, or its TypeScript source transpiled by esbuild.
+ */
+async function citationReader(): Promise<string> {
+  const compiled = path.join(import.meta.dirname, "../core/citations.js");
+  if (fs.existsSync(compiled)) return fs.readFileSync(compiled, "utf8");
+  const { transformSync } = await import("esbuild");
+  return transformSync(fs.readFileSync(path.join(import.meta.dirname, "../core/citations.ts"), "utf8"), { loader: "ts", format: "esm" }).code;
+}
+
 /** The browser playground at `/`: a static page that calls /v1 with the key the visitor pastes. */
 export function playgroundRoutes() {
   const app = new Hono();
   const cache = new Map<string, string>();
-  for (const [route, { file, type }] of files()) {
-    app.get(route, (c) => {
+  const routes = [...files()].map(([route, { file, type }]) => [route, type, async () => fs.readFileSync(file, "utf8")] as const);
+  routes.push(["/playground/citations.js", JS, citationReader]);
+  for (const [route, type, read] of routes) {
+    app.get(route, async (c) => {
       // Read once; the packages' source-map comments would only point at files not served.
       let body = cache.get(route);
-      if (body === undefined) cache.set(route, (body = fs.readFileSync(file, "utf8").replace(/^\/\/# sourceMappingURL=.*$/m, "")));
+      if (body === undefined) cache.set(route, (body = (await read()).replace(/^\/\/# sourceMappingURL=.*$/m, "")));
       return c.body(body, 200, {
         "content-type": type,
         "content-security-policy": PLAYGROUND_CSP,

@@ -1,25 +1,22 @@
 // The answer's Markdown as safe HTML, with its citation markers linked to the references.
+
+import { citationMarkers } from "./citations.js";
 import { Marked } from "./vendor/marked.js";
 import DOMPurify from "./vendor/purify.js";
 
 const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** A link's text that reads as a citation marker's numbers: `1`, `1, 3`. */
-const CITATION_TEXT = /^\d{1,3}(?:\s*,\s*\d{1,3})*$/;
-
 // Raw HTML in an answer is shown as text, never parsed; images become links
-// (the page's CSP would block other hosts' images anyway). An answer's citation
-// markers are linked to its references only: a link reference definition
-// (`[1]: https://…`, which quoted documentation or a model misled by it can
-// write) would turn every `[1]` of the answer into a link to its URL, so none is
-// read, and a link written as a citation (`[1](https://…)`) stays its marker.
+// (the page's CSP would block other hosts' images anyway). A link reference
+// definition (`[1]: https://…`, which quoted documentation or a model misled by
+// it can write) would turn every `[1]` of the answer into a link to its URL, so
+// none is read.
 const markdown = new Marked({
   gfm: true,
   tokenizer: { def: () => undefined },
   renderer: {
     html: ({ text }) => escapeHtml(text),
     image: ({ href, text }) => `<a href="${escapeHtml(href)}">${escapeHtml(text || href)}</a>`,
-    link: ({ text }) => (CITATION_TEXT.test(text.trim()) ? `[${escapeHtml(text.trim())}]` : false),
   },
 });
 
@@ -31,33 +28,53 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
   }
 });
 
-/** The same marker the server renumbers: `[2]`, or `[1, 3]`. */
-const MARKER = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
 const isWebUrl = (url) => /^https?:\/\//i.test(url);
+// Where the server's citation markers stood, through Markdown rendering: characters of Unicode's
+// private use area, taken out of the answer first so that only these exist.
+const PRIVATE = /[\uE000\uE001]/g;
+const PLACEHOLDER = /\uE000(\d+)\uE001/g;
+/** A link's text that a reader would take for a citation: `1`, `[1]`, `(1, 2)`, after Unicode's compatibility forms (`１`, `¹`) and invisible characters. */
+const CITATION_LIKE = /^[[(]?\d{1,3}(?:,\d{1,3})*[\])]?$|\[\d{1,3}(?:,\d{1,3})*\]/;
 
-/** Renders `text` into `root`; `refs` are the url_references, `titles` a Map from URL to page title. */
+/**
+ * Renders `text` into `root`; `refs` are the url_references, `titles` a Map from
+ * URL to page title. The citation markers are those the server reads (its own
+ * reader, citations.js): not `argv[2]`, `\[1]` or code.
+ */
 export function renderAnswer(root, text, refs, titles) {
-  root.innerHTML = DOMPurify.sanitize(markdown.parse(text), { RETURN_TRUSTED_TYPE: true });
-  linkCitations(root, refs, titles);
+  const answer = text.replace(PRIVATE, "");
+  const markers = citationMarkers(answer).filter(({ numbers }) => numbers.every((n) => isWebUrl(refs[n - 1] ?? "")));
+  let source = "";
+  let at = 0;
+  markers.forEach(({ index, length }, i) => {
+    source += `${answer.slice(at, index)}\uE000${i}\uE001`;
+    at = index + length;
+  });
+  root.innerHTML = DOMPurify.sanitize(markdown.parse(source + answer.slice(at)), { RETURN_TRUSTED_TYPE: true });
+  // A link of the Markdown's whose text reads as a citation, or holds one, is its text only: it would pass for one.
+  for (const link of root.querySelectorAll("a")) {
+    const shown = link.textContent.normalize("NFKC").replace(/[\p{Cf}\s]/gu, "");
+    if (CITATION_LIKE.test(shown) || link.textContent.includes("\uE000")) link.replaceWith(...link.childNodes);
+  }
+  linkCitations(root, markers, answer, refs, titles);
 }
 
-function linkCitations(root, refs, titles) {
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
-    acceptNode: (node) => (node.parentElement.closest("a, code, pre") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
-  });
+function linkCitations(root, markers, answer, refs, titles) {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const nodes = [];
   while (walker.nextNode()) nodes.push(walker.currentNode);
   for (const node of nodes) {
     const text = node.nodeValue;
-    let last = 0;
+    if (!text.includes("\uE000")) continue;
+    // In code (where Markdown and the server's reader disagree on a code span) a marker is its text.
+    const inCode = node.parentElement.closest("code, pre") !== null;
     const parts = [];
-    for (const match of text.matchAll(MARKER)) {
-      const numbers = match[1].split(",").map((n) => Number(n.trim()));
-      if (numbers.some((n) => !isWebUrl(refs[n - 1] ?? ""))) continue;
-      parts.push(text.slice(last, match.index), citation(numbers, refs, titles));
+    let last = 0;
+    for (const match of text.matchAll(PLACEHOLDER)) {
+      const { index, length, numbers } = markers[Number(match[1])];
+      parts.push(text.slice(last, match.index), inCode ? answer.slice(index, index + length) : citation(numbers, refs, titles));
       last = match.index + match[0].length;
     }
-    if (parts.length === 0) continue;
     node.replaceWith(...parts, text.slice(last));
   }
 }
