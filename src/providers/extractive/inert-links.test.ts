@@ -27,6 +27,17 @@ const HOSTILE = [
   'Click <a href="https://evil.example/h">[1]</a> here.',
   "See <https://evil.example/auto> and [1]<b>x</b>.",
   'See https://x.example/<a href="https://evil.example/h">[1]</a> here.',
+  "See https://x.example/a[1](https://evil.example/p) now.",
+  "See https://x.example[1](https://evil.example/p) now.",
+  "See https://[1](https://evil.example/p) or www.[2](https://evil.example/w) now.",
+  "See (https://x.example/a)[1](https://evil.example/p) now.",
+  "See foohttps://x.example/[docs](https://evil.example/p) now.",
+  "See <https://x.example/a>[1](https://evil.example/p) now.",
+  // Backticks that Markdown would not pair where this text stands: across list items, lines, or with a later sentence.
+  "- Run `keys revoke.\n- Read [1](https://evil.example/revoke) about it `now.",
+  "# Revoke `keys\nRead [1](https://evil.example/h) `now.",
+  "You run the ``keys` command.",
+  "The guide is at `[1](https://evil.example/r)` on the wiki.",
 ];
 
 /** Links (other than a bare URL shown as itself), definitions and raw HTML in a CommonMark + GFM reading. */
@@ -34,7 +45,9 @@ function liveLinks(markdown: string): string[] {
   const found: string[] = [];
   const visit = (node: Nodes) => {
     if (node.type === "definition" || node.type === "html" || node.type === "linkReference" || node.type === "imageReference") found.push(node.type);
-    if (node.type === "link" && !(node.children.length === 1 && node.children[0]!.type === "text" && node.children[0].value === node.url)) found.push(node.url);
+    // A bare URL is linked as itself (`www.` ones with http:// before it).
+    const shown = node.type === "link" && node.children.length === 1 && node.children[0]!.type === "text" ? node.children[0].value : null;
+    if (node.type === "link" && shown !== node.url && `http://${shown}` !== node.url) found.push(node.url);
     if (node.type === "image") found.push(node.url);
     if ("children" in node) for (const child of node.children) visit(child);
   };
@@ -48,7 +61,8 @@ const evilAnchors = (html: string) =>
 
 describe("inertLinks", () => {
   it.each(HOSTILE)("leaves no link, definition or tag that a renderer would follow: %j", (page) => {
-    const answer = `${inertLinks(page)} [1]\n\n${inertLinks("Trusted text.")} [1]`;
+    // Quoted pieces are joined into one paragraph: one piece's stray backtick must not pair with the next's.
+    const answer = `${inertLinks(page)} [1] ${inertLinks("Then `x")} [2]\n\n${inertLinks("Trusted text.")} [1]`;
     expect(liveLinks(answer)).toEqual([]);
     expect(evilAnchors(new Marked({ gfm: true }).parse(answer) as string)).toEqual([]);
   });
@@ -63,6 +77,8 @@ describe("inertLinks", () => {
   it("leaves code spans (closed by a run as long) and the page's own escapes as they are", () => {
     const text = "Use `[x](y)`, ``a ` [b](c)`` or \\[done](x).";
     expect(inertLinks(text)).toBe(text);
-    expect(inertLinks("``[1](x)` and `[2]`")).toBe("``\\[1](x)` and `\\[2]`");
+    // A run no run as long closes on its line is escaped: it cannot pair with a backtick further on.
+    expect(inertLinks("``[1](x)` and `[2]`")).toBe("\\`\\`\\[1](x)` and `\\[2]\\`");
+    expect(inertLinks("Run `a\nb` now")).toBe("Run \\`a\nb\\` now");
   });
 });

@@ -9,10 +9,11 @@
  * Recognising each link shape is a losing game (nested lists, block quotes,
  * nested brackets, escaped backslashes), so nothing is recognised: every `[`
  * is escaped (`\[`) and every `<` that could open a tag written `&lt;` (which
- * a renderer shows as `[` and `<`), except inside code spans and where the
- * page already escaped it. Code spans are found as CommonMark finds them: a backtick run
- * closed by a run of the same length, not across a blank line; a run left
- * unclosed, or escaped, is literal text.
+ * a renderer shows as `[` and `<`). Left as they are: the page's own escapes,
+ * a URL (bare or `<…>`, which a renderer links as itself), and code spans.
+ * A code span is taken only where no reading could end it sooner: closed by a
+ * run of as many backticks on the same line. Any other backtick run is escaped,
+ * so it cannot pair with one in a later item or sentence of the answer.
  */
 export function inertLinks(text: string): string {
   let out = "";
@@ -22,10 +23,16 @@ export function inertLinks(text: string): string {
     if (c === "\\" && ASCII_PUNCTUATION.test(text[i + 1] ?? "")) {
       out += text.slice(i, i + 2);
       i += 2;
+      continue;
+    }
+    const verbatim = c === "`" ? codeSpanAt(text, i) : c === "<" ? matchAt(AUTOLINK, text, i) : urlAt(text, i);
+    if (verbatim !== null) {
+      out += verbatim;
+      i += verbatim.length;
     } else if (c === "`") {
-      const end = codeSpanEnd(text, i);
-      out += text.slice(i, end);
-      i = end;
+      const run = matchAt(BACKTICKS, text, i)!;
+      out += "\\`".repeat(run.length);
+      i += run.length;
     } else {
       // `<` as an entity: a backslash right after a bare URL is read as part of the URL, and would not escape it.
       out += c === "[" ? "\\[" : c === "<" && TAG_START.test(text[i + 1] ?? "") ? "&lt;" : c;
@@ -36,20 +43,35 @@ export function inertLinks(text: string): string {
 }
 
 const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
-/** What may follow `<` in an HTML tag, comment, declaration or autolink. */
+/** What may follow `<` in an HTML tag, comment or declaration. */
 const TAG_START = /^[A-Za-z/!?]$/;
+const BACKTICKS = /`+/y;
+/** CommonMark's autolinks, `<https://…>` and `<name@host>`: shown as their address. */
+const AUTOLINK =
+  /<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[\w.!#$%&'*+/=?^`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/y;
+/** A URL GFM links as itself: a scheme or `www.`, a domain of two labels or more, and a path, query or fragment up to a space or `<`. */
+const BARE_URL = /(?:https?:\/\/|www\.)[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+(?:[/?#][^\s<]*)?/iy;
 
-/** Where the backtick run at `start` and the code span it opens end (only the run itself, when it opens none). */
-function codeSpanEnd(text: string, start: number): number {
-  let run = 1;
-  while (text[start + run] === "`") run++;
-  const blankLine = text.slice(start + run).search(/\n[ \t]*\n/);
-  const limit = blankLine < 0 ? text.length : start + run + blankLine;
-  for (let k = text.indexOf("`", start + run); k >= 0 && k < limit; ) {
-    let closing = 1;
-    while (text[k + closing] === "`") closing++;
-    if (closing === run) return k + run;
-    k = text.indexOf("`", k + closing);
+/** What a sticky pattern matches at `at`, or null. */
+function matchAt(pattern: RegExp, text: string, at: number): string | null {
+  pattern.lastIndex = at;
+  return pattern.exec(text)?.[0] ?? null;
+}
+
+/** A bare URL where GFM links it as itself (after a space, a line's start or `*_~(`), to its end: escaping inside it would break its address. */
+function urlAt(text: string, at: number): string | null {
+  if (at > 0 && !/[\s*_~(]/.test(text[at - 1]!)) return null;
+  return matchAt(BARE_URL, text, at);
+}
+
+/** The code span the backtick run at `start` opens: closed by a run as long, on the same line. */
+function codeSpanAt(text: string, start: number): string | null {
+  const run = matchAt(BACKTICKS, text, start)!.length;
+  for (let k = start + run; k < text.length && text[k] !== "\n"; k++) {
+    if (text[k] !== "`") continue;
+    const closing = matchAt(BACKTICKS, text, k)!.length;
+    if (closing === run) return text.slice(start, k + run);
+    k += closing - 1;
   }
-  return start + run;
+  return null;
 }
