@@ -131,8 +131,11 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
   });
   const trpc = createTrpcHandler(services);
   // A refusal (of the caller, or of a body for its size or shape) is answered by tRPC itself (its error shape and status), from a bodiless copy of the request.
+  // A method the adapter does not take (it would answer 415) is refused in tRPC's shape without it.
   const trpcRefusal = (error: DocentError, c: Context) =>
-    trpc(new Request(c.req.url, { method: c.req.method, headers: bodilessHeaders(c.req.raw) }), { error });
+    ["GET", "POST"].includes(c.req.method)
+      ? trpc(new Request(c.req.url, { method: c.req.method, headers: bodilessHeaders(c.req.raw) }), { error })
+      : trpcErrorResponse(error, c.req.url);
   app.use("/trpc/*", admission(admitDeps, { refuse: trpcRefusal }));
   app.on(["GET", "POST"], "/trpc/*", limitBody(maxBodyBytes, { refuse: trpcRefusal }), async (c) => {
     const admitted = c.get("admission");
@@ -163,14 +166,15 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
     const allow = methodsAt(c.req.path);
     if (allow.length > 0) {
       if (trace) trace.errorCode = "method_not_allowed";
-      const message = `${c.req.path} does not take ${c.req.method}; it takes ${allow.join(", ")}.`;
+      // The path as asked, shortened: a tRPC batch's path can run to the URL's limit.
+      const path = c.req.path.length > 200 ? `${c.req.path.slice(0, 200)}…` : c.req.path;
+      const message = `${path} does not take ${c.req.method}; it takes ${allow.join(", ")}.`;
       const error = new DocentError("METHOD_NOT_ALLOWED", message, { reason: "method_not_allowed" });
       // In the door's own error shape: GraphQL's and tRPC's clients read theirs.
-      const path = c.req.path;
       const response =
-        path === "/graphql" || path.startsWith("/graphql/")
+        c.req.path === "/graphql" || c.req.path.startsWith("/graphql/")
           ? refusalResponse(error)
-          : path.startsWith("/trpc/")
+          : c.req.path.startsWith("/trpc/")
             ? trpcErrorResponse(error, c.req.url)
             : errorResponse(error);
       const headers = new Headers(response.headers);

@@ -143,6 +143,14 @@ describe("REST over raw HTTP", () => {
     expect(trpc.status).toBe(405);
     expect(trpc.headers.get("allow")).toBe("GET, POST, HEAD");
     expect((await trpc.json()).error).toMatchObject({ data: { code: "METHOD_NOT_SUPPORTED", httpStatus: 405 } });
+    // A batch past what the adapter takes gets one shape, its path cut short: not one per call, each naming the whole path.
+    const huge = await fetch(`${server.url}/trpc/${Array(1200).fill("models.list").join(",")}?batch=1`, { method: "PUT", headers: auth });
+    expect(huge.status).toBe(405);
+    expect((await huge.text()).length).toBeLessThan(2_000);
+    // Without a key, refused as tRPC's clients read it (the adapter would answer a PUT 415).
+    const keyless = await fetch(`${server.url}/trpc/models.list`, { method: "PUT" });
+    expect(keyless.status).toBe(401);
+    expect((await keyless.json()).error).toMatchObject({ data: { code: "UNAUTHORIZED", httpStatus: 401 } });
     // Asked for an event stream (a subscription's) or a streamed batch, the answer is still a 405, not a 200 stream.
     for (const [path, headers] of [
       ["chat.completions.stream?input={}", { accept: "text/event-stream" }],

@@ -7,6 +7,9 @@ import { createContextInner, type TrpcServices } from "./context.ts";
 import { appRouter } from "./router.ts";
 import { toTRPCError } from "./trpc.ts";
 
+/** A batch of calls is one request's work: 16 at most (a client's httpBatchLink maxItems may say the same). */
+const MAX_BATCH_SIZE = 16;
+
 /** tRPC over fetch at /trpc: batching for queries and mutations, SSE for subscriptions. */
 export function createTrpcHandler(services: TrpcServices) {
   return async (request: Request, admission: Admission) =>
@@ -15,8 +18,7 @@ export function createTrpcHandler(services: TrpcServices) {
         endpoint: "/trpc",
         req: request,
         router: appRouter,
-        // A batch of calls is one request's work: 16 at most (a client's httpBatchLink maxItems may say the same).
-        maxBatchSize: 16,
+        maxBatchSize: MAX_BATCH_SIZE,
         createContext: () => createContextInner(services, admission),
         onError: ({ error, path }) => {
           if (error.code !== "INTERNAL_SERVER_ERROR") return;
@@ -59,7 +61,9 @@ export function trpcErrorResponse(error: DocentError, url: string): Response {
     error: getTRPCErrorShape({ config: appRouter._def._config, error: trpcError, type: "unknown", path, input: undefined, ctx: undefined }),
   });
   const paths = trpcPaths(url);
-  const body = new URL(url).searchParams.get("batch") === "1" ? paths.map(shapeFor) : shapeFor(paths.join(","));
+  // One shape per call of a batch the adapter would take; past that, one (the adapter refuses such a batch whole).
+  const batch = new URL(url).searchParams.get("batch") === "1" && paths.length <= MAX_BATCH_SIZE;
+  const body = batch ? paths.map(shapeFor) : shapeFor(paths.length <= MAX_BATCH_SIZE ? paths.join(",") : "");
   return Response.json(body, { status: getHTTPStatusCodeFromError(trpcError) });
 }
 
