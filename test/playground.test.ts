@@ -285,6 +285,10 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
       "Use CLUSTER [1]. It locks the table [1](https://evil.example/two).",
       "See [[1]](https://evil.example/m), [&#91;1&#93;](https://evil.example/e), ![[1]](https://evil.example/i), [１](https://evil.example/fw), [1\u200b](https://evil.example/zw) and [**1**](https://evil.example/b).",
       "Pass sys.argv[1] or \\[1] as is.",
+      // Look-alikes of [1] (a combining grapheme joiner, a variation selector, a Hangul filler, lenticular brackets, a dot),
+      // and markers where no citation can stand: a link's title and address.
+      "Or [[1\u034f]](https://evil.example/cgj), [[1\ufe0e]](https://evil.example/vs), [[1\u3164]](https://evil.example/hf), [【1】](https://evil.example/lb), [[1.]](https://evil.example/dot).",
+      '[the guide](https://docs.example/a/[1] "see [1]")',
       "[1]: https://evil.example/one",
     ].join("\n\n");
     const running = await startServerWithProviders({ kind: "reply", text: reply });
@@ -294,10 +298,13 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
       const links = await page.$$eval("#answer a", (as) => as.map((a) => ({ href: a.getAttribute("href"), text: a.textContent })));
       expect(links.length).toBeGreaterThanOrEqual(2);
       // A link elsewhere shows its address (a bare URL in the text); every other link is a reference.
-      for (const { href, text } of links) if (text !== href) expect(references).toContain(href);
+      for (const { href, text } of links) if (text !== href && text !== "the guide") expect(references).toContain(href);
       // Exactly the markers the server reads (its renumbering keeps their places): `argv[1]` and `\[1]` are text.
-      expect(await page.$$("#answer sup.cite")).toHaveLength(citationMarkers(reply).length);
+      // (but for the two in a link's title and address, which stay its text).
+      expect(await page.$$("#answer sup.cite")).toHaveLength(citationMarkers(reply).length - 2);
       expect(await page.textContent("#answer")).toContain("Pass sys.argv[1] or [1] as is.");
+      expect(await page.innerHTML("#answer")).not.toMatch(/[\uE000\uE001]|%EE%80%8[01]/i);
+      expect(await page.getAttribute("#answer a[title]:not(sup a)", "title")).toBe("see [1]");
       expect(violations).toEqual([]);
     } finally {
       await running.close();

@@ -33,8 +33,18 @@ const isWebUrl = (url) => /^https?:\/\//i.test(url);
 // private use area, taken out of the answer first so that only these exist.
 const PRIVATE = /[\uE000\uE001]/g;
 const PLACEHOLDER = /\uE000(\d+)\uE001/g;
-/** A link's text that a reader would take for a citation: `1`, `[1]`, `(1, 2)`, after Unicode's compatibility forms (`１`, `¹`) and invisible characters. */
-const CITATION_LIKE = /^[[(]?\d{1,3}(?:,\d{1,3})*[\])]?$|\[\d{1,3}(?:,\d{1,3})*\]/;
+/**
+ * A link's text as a reader takes it in: Unicode's compatibility forms folded
+ * (`１`, `¹`), and nothing kept but letters, digits, brackets and commas (no
+ * invisible, combining or spacing characters, no dots).
+ */
+const asRead = (text) =>
+  text
+    .normalize("NFKC")
+    .replace(/\p{Default_Ignorable_Code_Point}/gu, "")
+    .replace(/[^\p{L}\p{N}\p{Ps}\p{Pe},]/gu, "");
+/** Read so, a citation (`1`, `[1]`, `【1, 2】`) or a text holding one. */
+const CITATION_LIKE = /^\p{Ps}?\p{Nd}{1,3}(?:,\p{Nd}{1,3})*\p{Pe}?$|\p{Ps}\p{Nd}{1,3}(?:,\p{Nd}{1,3})*\p{Pe}/u;
 
 /**
  * Renders `text` into `root`; `refs` are the url_references, `titles` a Map from
@@ -53,9 +63,14 @@ export function renderAnswer(root, text, refs, titles) {
   root.innerHTML = DOMPurify.sanitize(markdown.parse(source + answer.slice(at)), { RETURN_TRUSTED_TYPE: true });
   // A link of the Markdown's whose text reads as a citation, or holds one, is its text only: it would pass for one.
   for (const link of root.querySelectorAll("a")) {
-    const shown = link.textContent.normalize("NFKC").replace(/[\p{Cf}\s]/gu, "");
-    if (CITATION_LIKE.test(shown) || link.textContent.includes("\uE000")) link.replaceWith(...link.childNodes);
+    if (CITATION_LIKE.test(asRead(link.textContent)) || link.textContent.includes("\uE000")) link.replaceWith(...link.childNodes);
   }
+  // A marker written where no citation can stand (a link's title or address) is its text there.
+  // (An address holds it percent-encoded.)
+  const marker = (i) => answer.slice(markers[i].index, markers[i].index + markers[i].length);
+  const asWritten = (value) => value.replace(PLACEHOLDER, (_, i) => marker(i)).replace(/%EE%80%80(\d+)%EE%80%81/gi, (_, i) => encodeURI(marker(i)));
+  for (const element of root.querySelectorAll("*"))
+    for (const attribute of element.attributes) if (/\uE000|%EE%80%80/i.test(attribute.value)) attribute.value = asWritten(attribute.value);
   linkCitations(root, markers, answer, refs, titles);
 }
 
