@@ -1,3 +1,5 @@
+// The playground runs this module in the browser as it is (/playground/citations.js): it imports nothing, and must not.
+
 /** A citation marker in a reply: `[2]`, or a list such as `[1, 3]`. */
 export interface CitationMarker {
   index: number;
