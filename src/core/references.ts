@@ -57,10 +57,14 @@ export function groundPages(
   return { references, pages: [...firstOfPage.values()], documents };
 }
 
-/** The block appended to the reply when `include_references` is true. */
-/** A page's title as Markdown text: its brackets escaped, so a title cannot write a link (`[x](https://…)`) into a reply. */
-export const markdownText = (title: string) => title.replace(/[\\[\]]/g, "\\$&");
+/**
+ * A page's title as Markdown text: brackets and backticks escaped, and `<` as
+ * `&lt;`, so a title can write no link (`[x](https://…)`), HTML tag
+ * (`<a href=…>`) or code span (which would swallow the marker after it) into a reply.
+ */
+export const markdownText = (title: string) => title.replace(/[\\[\]`]/g, "\\$&").replace(/</g, "&lt;");
 
+/** The block appended to the reply when `include_references` is true. */
 export function referencesBlock(references: readonly Pick<Reference, "title" | "url">[]): string {
   if (references.length === 0) return "";
   const lines = references.map((ref, i) => `[${i + 1}] ${markdownText(ref.title)}: ${ref.url}`);

@@ -33,6 +33,14 @@ const HOSTILE = [
   "See (https://x.example/a)[1](https://evil.example/p) now.",
   "See foohttps://x.example/[docs](https://evil.example/p) now.",
   "See <https://x.example/a>[1](https://evil.example/p) now.",
+  // Where a bare URL ends, or whether it is linked at all, differs between renderers.
+  "See https://x.example/a][1](https://evil.example/p) now.",
+  "See https://a.b_c/[1](https://evil.example/p) now.",
+  "See www._x.y/[1](https://evil.example/p) now.",
+  "See WWW.x.example/[1](https://evil.example/p) now.",
+  "See _https://x.example/a_[1](https://evil.example/p) now.",
+  "See\u00A0www.x.example/[1](https://evil.example/p) now.",
+  "See <http://x\u0001[1](https://evil.example/p)> now.",
   // Backticks that Markdown would not pair where this text stands: across list items, lines, or with a later sentence.
   "- Run `keys revoke.\n- Read [1](https://evil.example/revoke) about it `now.",
   "# Revoke `keys\nRead [1](https://evil.example/h) `now.",

@@ -10,7 +10,10 @@
  * nested brackets, escaped backslashes), so nothing is recognised: every `[`
  * is escaped (`\[`) and every `<` that could open a tag written `&lt;` (which
  * a renderer shows as `[` and `<`). Left as they are: the page's own escapes,
- * a URL (bare or `<…>`, which a renderer links as itself), and code spans.
+ * `<…>` autolinks (one token, linked as their own address) and code spans. A
+ * bare URL is escaped like any text: where a renderer ends it or does not link
+ * it at all differs between renderers (emphasis, `]`, `_` in its domain), so a
+ * `[` in it reads `\[` there (its address broken, never another link).
  * A code span is taken only where no reading could end it sooner: closed by a
  * run of as many backticks on the same line. Any other backtick run is escaped,
  * so it cannot pair with one in a later item or sentence of the answer.
@@ -25,7 +28,7 @@ export function inertLinks(text: string): string {
       i += 2;
       continue;
     }
-    const verbatim = c === "`" ? codeSpanAt(text, i) : c === "<" ? matchAt(AUTOLINK, text, i) : urlAt(text, i);
+    const verbatim = c === "`" ? codeSpanAt(text, i) : c === "<" ? matchAt(AUTOLINK, text, i) : null;
     if (verbatim !== null) {
       out += verbatim;
       i += verbatim.length;
@@ -46,22 +49,14 @@ const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 /** What may follow `<` in an HTML tag, comment or declaration. */
 const TAG_START = /^[A-Za-z/!?]$/;
 const BACKTICKS = /`+/y;
-/** CommonMark's autolinks, `<https://…>` and `<name@host>`: shown as their address. */
+/** CommonMark's autolinks, `<https://…>` and `<name@host>` (no space or control character inside): shown as their address. */
 const AUTOLINK =
-  /<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[\w.!#$%&'*+/=?^`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/y;
-/** A URL GFM links as itself: a scheme or `www.`, a domain of two labels or more, and a path, query or fragment up to a space or `<`. */
-const BARE_URL = /(?:https?:\/\/|www\.)[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+(?:[/?#][^\s<]*)?/iy;
+  /<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s\p{Cc}<>]*|[\w.!#$%&'*+/=?^`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/uy;
 
 /** What a sticky pattern matches at `at`, or null. */
 function matchAt(pattern: RegExp, text: string, at: number): string | null {
   pattern.lastIndex = at;
   return pattern.exec(text)?.[0] ?? null;
-}
-
-/** A bare URL where GFM links it as itself (after a space, a line's start or `*_~(`), to its end: escaping inside it would break its address. */
-function urlAt(text: string, at: number): string | null {
-  if (at > 0 && !/[\s*_~(]/.test(text[at - 1]!)) return null;
-  return matchAt(BARE_URL, text, at);
 }
 
 /** The code span the backtick run at `start` opens: closed by a run as long, on the same line. */
