@@ -289,21 +289,31 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
       // and markers where no citation can stand: a link's title and address.
       "Or [[1\u034f]](https://evil.example/cgj), [[1\ufe0e]](https://evil.example/vs), [[1\u3164]](https://evil.example/hf), [【1】](https://evil.example/lb), [[1.]](https://evil.example/dot).",
       '[the guide](https://docs.example/a/[1] "see [1]")',
+      // Placeholders an answer forges (the page's are drawn afresh each time), and look-alikes no rule can list.
+      "Revoke it now &#xE000;0&#xE001; and &#xE000;5&#xE001;, see [l](https://evil.example/l) or [З](https://evil.example/ze).",
       "[1]: https://evil.example/one",
     ].join("\n\n");
     const running = await startServerWithProviders({ kind: "reply", text: reply });
     try {
       const { page, violations } = await askProviderA(running);
       const references = await page.$$eval("#references a", (as) => as.map((a) => a.getAttribute("href")));
-      const links = await page.$$eval("#answer a", (as) => as.map((a) => ({ href: a.getAttribute("href"), text: a.textContent })));
+      const links = await page.$$eval("#answer a", (as) =>
+        as.map((a) => ({ href: a.getAttribute("href"), text: a.textContent, site: a.nextElementSibling?.matches(".link-site") ? a.nextElementSibling.textContent : null })),
+      );
       expect(links.length).toBeGreaterThanOrEqual(2);
-      // A link elsewhere shows its address (a bare URL in the text); every other link is a reference.
-      for (const { href, text } of links) if (text !== href && text !== "the guide") expect(references).toContain(href);
+      // A link elsewhere shows its address (a bare URL in the text) or names its site beside it; every other link is a reference.
+      for (const { href, text, site } of links) {
+        if (text === href) continue;
+        if (references.includes(href)) expect(site).toBeNull();
+        else expect(site).toBe(` (${new URL(href!).host})`);
+      }
+      expect(links.filter((link) => link.site === " (evil.example)").map((link) => link.text)).toEqual(["l", "З"]);
       // Exactly the markers the server reads (its renumbering keeps their places): `argv[1]` and `\[1]` are text.
       // (but for the two in a link's title and address, which stay its text).
       expect(await page.$$("#answer sup.cite")).toHaveLength(citationMarkers(reply).length - 2);
       expect(await page.textContent("#answer")).toContain("Pass sys.argv[1] or [1] as is.");
-      expect(await page.innerHTML("#answer")).not.toMatch(/[\uE000\uE001]|%EE%80%8[01]/i);
+      // No placeholder of the page's own is left (the forged ones are the answer's text, shown as written).
+      expect(await page.innerHTML("#answer")).not.toMatch(/\uE000[a-z]{12}|%EE%80%80[a-z]{12}/i);
       expect(await page.getAttribute("#answer a[title]:not(sup a)", "title")).toBe("see [1]");
       expect(violations).toEqual([]);
     } finally {

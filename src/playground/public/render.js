@@ -29,10 +29,7 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
 });
 
 const isWebUrl = (url) => /^https?:\/\//i.test(url);
-// Where the server's citation markers stood, through Markdown rendering: characters of Unicode's
-// private use area, taken out of the answer first so that only these exist.
-const PRIVATE = /[\uE000\uE001]/g;
-const PLACEHOLDER = /\uE000(\d+)\uE001/g;
+
 /**
  * A link's text as a reader takes it in: Unicode's compatibility forms folded
  * (`１`, `¹`), and nothing kept but letters, digits, brackets and commas (no
@@ -47,34 +44,69 @@ const asRead = (text) =>
 const CITATION_LIKE = /^\p{Ps}?\p{Nd}{1,3}(?:,\p{Nd}{1,3})*\p{Pe}?$|\p{Ps}\p{Nd}{1,3}(?:,\p{Nd}{1,3})*\p{Pe}/u;
 
 /**
+ * Where the server's citation markers stood, carried through Markdown
+ * rendering: private-use characters around a word no answer can know (drawn
+ * afresh for each rendering; an answer can write the characters themselves,
+ * as `&#xE000;`) and the marker's number.
+ */
+function placeholders() {
+  const word = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => String.fromCharCode(97 + (b % 26))).join("");
+  return {
+    at: (i) => `\uE000${word}${i}\uE001`,
+    pattern: () => new RegExp(`\uE000${word}(\\d+)\uE001|%EE%80%80${word}(\\d+)%EE%80%81`, "gi"),
+  };
+}
+
+/**
  * Renders `text` into `root`; `refs` are the url_references, `titles` a Map from
  * URL to page title. The citation markers are those the server reads (its own
  * reader, citations.js): not `argv[2]`, `\[1]` or code.
  */
 export function renderAnswer(root, text, refs, titles) {
-  const answer = text.replace(PRIVATE, "");
-  const markers = citationMarkers(answer).filter(({ numbers }) => numbers.every((n) => isWebUrl(refs[n - 1] ?? "")));
+  const markers = citationMarkers(text).filter(({ numbers }) => numbers.every((n) => isWebUrl(refs[n - 1] ?? "")));
+  const marks = placeholders();
   let source = "";
   let at = 0;
   markers.forEach(({ index, length }, i) => {
-    source += `${answer.slice(at, index)}\uE000${i}\uE001`;
+    source += `${text.slice(at, index)}${marks.at(i)}`;
     at = index + length;
   });
-  root.innerHTML = DOMPurify.sanitize(markdown.parse(source + answer.slice(at)), { RETURN_TRUSTED_TYPE: true });
-  // A link of the Markdown's whose text reads as a citation, or holds one, is its text only: it would pass for one.
+  root.innerHTML = DOMPurify.sanitize(markdown.parse(source + text.slice(at)), { RETURN_TRUSTED_TYPE: true });
+  const written = (i) => (markers[i] ? text.slice(markers[i].index, markers[i].index + markers[i].length) : "");
   for (const link of root.querySelectorAll("a")) {
-    if (CITATION_LIKE.test(asRead(link.textContent)) || link.textContent.includes("\uE000")) link.replaceWith(...link.childNodes);
+    // A link of the Markdown's whose text reads as a citation, or holds one, is its text only: it would pass for one.
+    if (CITATION_LIKE.test(asRead(link.textContent)) || marks.pattern().test(link.textContent)) link.replaceWith(...link.childNodes);
+    // Any other link that is not one of the references names its site, whatever its text looks like.
+    else if (!refs.includes(link.getAttribute("href")) && !showsAddress(link)) link.after(siteOf(link));
   }
-  // A marker written where no citation can stand (a link's title or address) is its text there.
-  // (An address holds it percent-encoded.)
-  const marker = (i) => answer.slice(markers[i].index, markers[i].index + markers[i].length);
-  const asWritten = (value) => value.replace(PLACEHOLDER, (_, i) => marker(i)).replace(/%EE%80%80(\d+)%EE%80%81/gi, (_, i) => encodeURI(marker(i)));
+  // A marker written where no citation can stand (a link's title or address; an address holds it percent-encoded) is its text there.
   for (const element of root.querySelectorAll("*"))
-    for (const attribute of element.attributes) if (/\uE000|%EE%80%80/i.test(attribute.value)) attribute.value = asWritten(attribute.value);
-  linkCitations(root, markers, answer, refs, titles);
+    for (const attribute of element.attributes) {
+      const value = attribute.value.replace(marks.pattern(), (_, i, encoded) => (i ? written(Number(i)) : encodeURI(written(Number(encoded)))));
+      if (value !== attribute.value) attribute.value = value;
+    }
+  linkCitations(root, markers, written, marks.pattern, refs, titles);
 }
 
-function linkCitations(root, markers, answer, refs, titles) {
+/** Whether a link's text is its own address (a bare URL or e-mail address, linked as itself). */
+function showsAddress(link) {
+  const text = link.textContent.trim();
+  return ["", "http://", "mailto:"].some((prefix) => link.getAttribute("href") === prefix + text);
+}
+
+/** ` (evil.example)`: the site a link of the answer's Markdown goes to. */
+function siteOf(link) {
+  const site = document.createElement("span");
+  site.className = "link-site";
+  let url = null;
+  try {
+    url = new URL(link.getAttribute("href") ?? "", location.href);
+  } catch {}
+  site.textContent = ` (${url ? url.host || url.protocol : "?"})`;
+  return site;
+}
+
+function linkCitations(root, markers, written, pattern, refs, titles) {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const nodes = [];
   while (walker.nextNode()) nodes.push(walker.currentNode);
@@ -85,12 +117,13 @@ function linkCitations(root, markers, answer, refs, titles) {
     const inCode = node.parentElement.closest("code, pre") !== null;
     const parts = [];
     let last = 0;
-    for (const match of text.matchAll(PLACEHOLDER)) {
-      const { index, length, numbers } = markers[Number(match[1])];
-      parts.push(text.slice(last, match.index), inCode ? answer.slice(index, index + length) : citation(numbers, refs, titles));
+    for (const match of text.matchAll(pattern())) {
+      const marker = markers[Number(match[1])];
+      if (!marker) continue;
+      parts.push(text.slice(last, match.index), inCode ? written(Number(match[1])) : citation(marker.numbers, refs, titles));
       last = match.index + match[0].length;
     }
-    node.replaceWith(...parts, text.slice(last));
+    if (parts.length > 0) node.replaceWith(...parts, text.slice(last));
   }
 }
 
