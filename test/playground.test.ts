@@ -298,7 +298,11 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
       const { page, violations } = await askProviderA(running);
       const references = await page.$$eval("#references a", (as) => as.map((a) => a.getAttribute("href")));
       const links = await page.$$eval("#answer a", (as) =>
-        as.map((a) => ({ href: a.getAttribute("href"), text: a.textContent, site: a.nextElementSibling?.matches(".link-site") ? a.nextElementSibling.textContent : null })),
+        as.map((a) => ({
+          href: a.getAttribute("href"),
+          text: a.textContent,
+          site: a.nextElementSibling?.matches(".link-site") ? a.nextElementSibling.textContent : null,
+        })),
       );
       expect(links.length).toBeGreaterThanOrEqual(2);
       // A link elsewhere shows its address (a bare URL in the text) or names its site beside it; every other link is a reference.
