@@ -58,7 +58,12 @@ describe("referenceUrl", () => {
   it("percent-encodes what a URL fragment may not hold, and leaves an ordinary anchor as it is", () => {
     expect(referenceUrl({ url: "https://x/a.html", anchor: "sessions" })).toBe("https://x/a.html#sessions");
     expect(referenceUrl({ url: "https://x/a.html", anchor: "" })).toBe("https://x/a.html");
-    expect(referenceUrl({ url: "https://x/a.html", anchor: 'zf" onmouseover="alert(1)' })).toBe("https://x/a.html#zf%22%20onmouseover=%22alert(1)");
+    expect(referenceUrl({ url: "https://x/a.html", anchor: 'zf" onmouseover="alert(1)' })).toBe("https://x/a.html#zf%22%20onmouseover=%22alert%281%29");
+    // Markdown's syntax and what is not ASCII: a heading id that would write a link after a references block's URL.
+    expect(referenceUrl({ url: "https://x/a.html", anchor: "a][[2]](https://evil.example/p)" })).toBe(
+      "https://x/a.html#a%5D%5B%5B2%5D%5D%28https://evil.example/p%29",
+    );
+    expect(referenceUrl({ url: "https://x/a.html", anchor: "a\u00a0[b]\\é" })).toBe("https://x/a.html#a%C2%A0%5Bb%5D%5C%C3%A9");
     expect(referenceUrl({ url: "https://x/a.html", anchor: "a<b>`c\u0001" })).toBe("https://x/a.html#a%3Cb%3E%60c%01");
   });
 });

@@ -101,8 +101,12 @@ export const referenceUrl = (page: Pick<RankedPage, "url" | "anchor">) => (page.
 const fragment = (anchor: string) => {
   let out = "";
   for (const ch of anchor) {
-    const code = ch.charCodeAt(0);
-    out += code <= 0x20 || code === 0x7f || '"<>`'.includes(ch) ? `%${code.toString(16).toUpperCase().padStart(2, "0")}` : ch;
+    // Also brackets, parentheses and backslashes, which Markdown reads as syntax, and anything not ASCII (a
+    // no-break space ends a URL to a Markdown renderer): a heading's id is the page's to choose. Browsers decode
+    // a fragment before looking its element up, so the reference still lands on the section.
+    out += FRAGMENT_SAFE.test(ch) ? ch : encodeURIComponent(ch).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   }
   return out;
 };
+/** What a reference's fragment keeps as written: printable ASCII but for the fragment percent-encode set and Markdown's brackets. */
+const FRAGMENT_SAFE = /^[!#$&'*+,\-./0-9:;=?@A-Z^_a-z{|}~]$/;

@@ -95,6 +95,10 @@ describe("references in the reply", () => {
   it("formats the appended block", () => {
     expect(referencesBlock(refs)).toBe("\n\nReferences:\n[1] A: https://x/a\n[2] B: https://x/b");
     expect(referencesBlock([])).toBe("");
+    // Nor can a crawled page's path, after the bare URL.
+    expect(referencesBlock([{ url: "https://x/a](https://evil.example/)\u00a0[2](https://evil.example/)", title: "A" }])).toBe(
+      "\n\nReferences:\n[1] A: https://x/a%5D%28https://evil.example/%29%C2%A0%5B2%5D%28https://evil.example/%29",
+    );
     // A page's title cannot write an HTML tag or a code span (which would swallow the marker after it) into the reply.
     expect(referencesBlock([{ url: "https://x/a", title: 'Notes <a href="https://evil.example/x">[1]</a> `x' }])).toBe(
       '\n\nReferences:\n[1] Notes &lt;a href="https://evil.example/x">\\[1\\]&lt;/a> \\`x: https://x/a',

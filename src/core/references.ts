@@ -64,9 +64,13 @@ export function groundPages(
  */
 export const markdownText = (title: string) => title.replace(/[\\[\]`]/g, "\\$&").replace(/</g, "&lt;");
 
+/** A URL as Markdown text, with what Markdown reads as syntax around or after a bare URL percent-encoded (a crawled page's path is its site's to choose). */
+const markdownUrl = (url: string) =>
+  url.replace(/[[\]()<>\\`\s]/gu, (c) => encodeURIComponent(c).replace(/[()]/g, (p) => `%${p.charCodeAt(0).toString(16).toUpperCase()}`));
+
 /** The block appended to the reply when `include_references` is true. */
 export function referencesBlock(references: readonly Pick<Reference, "title" | "url">[]): string {
   if (references.length === 0) return "";
-  const lines = references.map((ref, i) => `[${i + 1}] ${markdownText(ref.title)}: ${ref.url}`);
+  const lines = references.map((ref, i) => `[${i + 1}] ${markdownText(ref.title)}: ${markdownUrl(ref.url)}`);
   return `\n\nReferences:\n${lines.join("\n")}`;
 }
