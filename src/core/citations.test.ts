@@ -47,6 +47,15 @@ describe("citation markers never touch code", () => {
     expect(renumbered("Quoted \\[3]: https://x.example/ and [2].")).toEqual({ text: "Quoted \\[3]: https://x.example/ and [1].", order: [2] });
   });
 
+  it("reads an escaped backtick as text, as Markdown does: it opens no code span that would hide the next marker", () => {
+    expect(renumbered("Run \\`\\`a\\` on the host. [2] Then `restart`. [1]")).toEqual({
+      text: "Run \\`\\`a\\` on the host. [1] Then `restart`. [2]",
+      order: [2, 1],
+    });
+    // An escaped backslash escapes nothing after it: `\\[1]` is a backslash, then a marker.
+    expect(renumbered("A path C:\\\\ [2] and `\\` in code [1].")).toEqual({ text: "A path C:\\\\ [1] and `\\` in code [2].", order: [2, 1] });
+  });
+
   it("leaves a link whose text is a number alone, and reads an unclosed backtick as text", () => {
     expect(renumbered("See [1](https://x.example/) and [1].")).toEqual({ text: "See [1](https://x.example/) and [1].", order: [1] });
     expect(renumbered("A stray ` backtick [2].\n\nAnd [1].")).toEqual({ text: "A stray ` backtick [1].\n\nAnd [2].", order: [2, 1] });

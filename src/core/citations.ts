@@ -25,6 +25,7 @@ const partialMarkerAt = (text: string, i: number) => {
   return PARTIAL_MARKER.test(text);
 };
 const FENCE = /[ \t]*(`{3,}|~{3,})/y;
+const ESCAPABLE = /^[!-/:-@[-`{-~]$/;
 /** An identifier, a call or an index before `[`: `argv[2]`, `f()[0]`, `a[1][2]`; or a backslash: `\[1]` is an escaped bracket, not a marker. */
 const GLUED = /[\p{L}\p{N}_)\]}\\]/u;
 
@@ -69,6 +70,16 @@ function scan(text: string, from: ScanState, final: boolean): { markers: Citatio
       continue;
     }
     const c = text[i]!;
+    // A backslash escapes the ASCII punctuation after it, as in Markdown: `\`` opens no code span, `\[1]` is no marker.
+    if (c === "\\") {
+      if (i + 1 === text.length && !final) return hold(i);
+      if (ESCAPABLE.test(text[i + 1] ?? "")) {
+        previous = text[i + 1]!;
+        afterMarker = false;
+        i += 2;
+        continue;
+      }
+    }
     if (c === "`") {
       let run = 1;
       while (text[i + run] === "`") run++;
