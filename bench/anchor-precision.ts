@@ -44,8 +44,12 @@ export function citedSentences(answer: string): CitedSentence[] {
  * marker in the page, which docent leaves out of what it quotes).
  */
 const comparable = (text: string) => text.replace(/[\s¶*_`]+/g, "").replace(/\[\d{1,3}\]/g, "");
-/** An answer's sentence as a reader sees it: Markdown's backslash escapes and `&lt;` read as the characters they stand for. */
-const rendered = (markdown: string) => markdown.replace(/\\([!-/:-@[-`{-~])/g, "$1").replace(/&lt;/g, "<");
+/** An answer's sentence as a reader sees it: Markdown's backslash escapes, `&lt;` and `&amp;` read as the characters they stand for. */
+const rendered = (markdown: string) =>
+  markdown
+    .replace(/\\([!-/:-@[-`{-~])/g, "$1")
+    .replace(/&lt;/g, "<")
+    .replace(/&amp;/g, "&");
 
 interface Tally {
   cited: number;

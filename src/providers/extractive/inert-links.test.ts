@@ -82,9 +82,14 @@ describe("inertLinks", () => {
     expect(inertLinks(page)).toBe("Call f(a\\[, b]) with x&lt;y and &lt;div> or \\[note] here.");
   });
 
-  it("leaves code spans (closed by a run as long) and the page's own escapes as they are", () => {
-    const text = "Use `[x](y)`, ``a ` [b](c)`` or \\[done](x).";
+  it("leaves code spans (closed by a run as long) as they are, and shows the page's backslashes and entities as written", () => {
+    const text = "Use `[x](y)`, ``a ` [b](c)`` or `\\[`.";
     expect(inertLinks(text)).toBe(text);
+    const page = "Match a\\.b, write \\[done](x), \\\\server and &lt;tag&gt; or &#91;; keep a & b.";
+    expect(inertLinks(page)).toBe("Match a\\\\.b, write \\\\\\[done](x), \\\\\\server and &amp;lt;tag&amp;gt; or &amp;#91;; keep a & b.");
+    expect((new Marked({ gfm: true }).parse(inertLinks(page)) as string).trim()).toBe(
+      "<p>Match a\\.b, write \\[done](x), \\\\server and &amp;lt;tag&amp;gt; or &amp;#91;; keep a &amp; b.</p>",
+    );
     // A run no run as long closes on its line is escaped: it cannot pair with a backtick further on.
     expect(inertLinks("``[1](x)` and `[2]`")).toBe("\\`\\`\\[1](x)` and `\\[2]\\`");
     expect(inertLinks("Run `a\nb` now")).toBe("Run \\`a\nb\\` now");

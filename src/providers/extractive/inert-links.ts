@@ -8,24 +8,32 @@
  *
  * Recognising each link shape is a losing game (nested lists, block quotes,
  * nested brackets, escaped backslashes), so nothing is recognised: every `[`
- * is escaped (`\[`) and every `<` that could open a tag written `&lt;` (which
- * a renderer shows as `[` and `<`). Left as they are: the page's own escapes,
- * `<…>` autolinks (one token, linked as their own address) and code spans. A
- * bare URL is escaped like any text: where a renderer ends it or does not link
- * it at all differs between renderers (emphasis, `]`, `_` in its domain), so a
- * `[` in it reads `\[` there (its address broken, never another link).
- * A code span is taken only where no reading could end it sooner: closed by a
- * run of as many backticks on the same line. Any other backtick run is escaped,
- * so it cannot pair with one in a later item or sentence of the answer.
+ * is escaped (`\[`) and every `<` that could open a tag written `&lt;`, which a
+ * renderer shows as `[` and `<`. The page's text is text, so its backslashes
+ * before punctuation and an `&` that would start a character reference are
+ * escaped too (`a\.b` and `&lt;` read as written). Left whole: `<…>` autolinks
+ * (one token, linked as their own address) and code spans, taken only where no
+ * reading could end them sooner (closed by a run of as many backticks on the
+ * same line); any other backtick run is escaped, so it cannot pair with one in
+ * a later item or sentence of the answer. A bare URL is escaped like any text:
+ * renderers disagree on where one ends or whether to link it (emphasis, `]`,
+ * `_` in its domain), so a `[` in it reads `\[` there (its address broken,
+ * never another link).
  */
 export function inertLinks(text: string): string {
   let out = "";
   let i = 0;
   while (i < text.length) {
     const c = text[i]!;
+    // The page's text is text: its backslash before punctuation, or its `&lt;`, reads as written.
     if (c === "\\" && ASCII_PUNCTUATION.test(text[i + 1] ?? "")) {
-      out += text.slice(i, i + 2);
-      i += 2;
+      out += "\\\\";
+      i++;
+      continue;
+    }
+    if (c === "&" && matchAt(ENTITY, text, i) !== null) {
+      out += "&amp;";
+      i++;
       continue;
     }
     const verbatim = c === "`" ? codeSpanAt(text, i) : c === "<" ? matchAt(AUTOLINK, text, i) : null;
@@ -49,6 +57,8 @@ const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 /** What may follow `<` in an HTML tag, comment or declaration. */
 const TAG_START = /^[A-Za-z/!?]$/;
 const BACKTICKS = /`+/y;
+/** What Markdown reads as a character reference. */
+const ENTITY = /&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/y;
 /** CommonMark's autolinks, `<https://…>` and `<name@host>` (no space or control character inside): shown as their address. */
 const AUTOLINK =
   /<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s\p{Cc}<>]*|[\w.!#$%&'*+/=?^`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/uy;
@@ -59,10 +69,10 @@ function matchAt(pattern: RegExp, text: string, at: number): string | null {
   return pattern.exec(text)?.[0] ?? null;
 }
 
-/** The code span the backtick run at `start` opens: closed by a run as long, on the same line. */
+/** The code span the backtick run at `start` opens: closed by a run as long, on the same line (`\r` ends one too). */
 function codeSpanAt(text: string, start: number): string | null {
   const run = matchAt(BACKTICKS, text, start)!.length;
-  for (let k = start + run; k < text.length && text[k] !== "\n"; k++) {
+  for (let k = start + run; k < text.length && text[k] !== "\n" && text[k] !== "\r"; k++) {
     if (text[k] !== "`") continue;
     const closing = matchAt(BACKTICKS, text, k)!.length;
     if (closing === run) return text.slice(start, k + run);
