@@ -325,6 +325,48 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
     }
   });
 
+  it("keeps a link's site label readable and a man page's link a link, and links a citation after a 65,536-character run", async () => {
+    const reply = [
+      // A right-to-left override in a link's text would reverse what follows it: its site label.
+      "Run VACUUM FULL [\u202e[З]](https://gro.nohtyp.scod.ac/)\u202c. See [open(2)](https://man.example/open.2.html).",
+      `${"x".repeat(65_530)} [1] end.`,
+    ].join("\n\n");
+    const running = await startServerWithProviders({ kind: "reply", text: reply });
+    try {
+      const { page, violations } = await askProviderA(running);
+      const label = await page.$eval("#answer a[href='https://gro.nohtyp.scod.ac/'] + .link-site", (site) => {
+        const text = site.firstChild as Text;
+        const at = (i: number) => {
+          const range = document.createRange();
+          range.setStart(text, i);
+          range.setEnd(text, i + 1);
+          return range.getBoundingClientRect().left;
+        };
+        return { text: site.textContent, inOrder: at(1) < at(text.length - 2) };
+      });
+      expect(label).toEqual({ text: " (gro.nohtyp.scod.ac)", inOrder: true });
+      expect(await page.textContent("#answer a[href='https://man.example/open.2.html']")).toBe("open(2)");
+      expect(await page.$$("#answer sup.cite")).toHaveLength(1);
+      expect(await page.textContent("#answer")).not.toMatch(/\uE000/);
+      expect(violations).toEqual([]);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("shows an answer nested too deep for the Markdown parser as text, its citation linked", async () => {
+    const running = await startServerWithProviders({ kind: "reply", text: `${"> ".repeat(20_000)}Deep. [1]` });
+    try {
+      const { page, violations } = await askProviderA(running);
+      expect(await page.getAttribute("#result", "data-state")).toBe("answered");
+      expect(await page.textContent("#answer")).toContain("Deep.");
+      expect(await page.$$("#answer sup.cite")).toHaveLength(1);
+      expect(violations).toEqual([]);
+    } finally {
+      await running.close();
+    }
+  });
+
   it("says when to retry after a 429, and that the server cannot be reached once it is gone", async () => {
     // The real app and admission, with a limiter that refuses every request for 7 seconds.
     const services = await createServices(loadConfig({ DATA_DIR: tempDir(), PORT: "0", DOCENT_DEMO: "0" }));

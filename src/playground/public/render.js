@@ -40,8 +40,8 @@ const asRead = (text) =>
     .normalize("NFKC")
     .replace(/\p{Default_Ignorable_Code_Point}/gu, "")
     .replace(/[^\p{L}\p{N}\p{Ps}\p{Pe},]/gu, "");
-/** Read so, a citation (`1`, `[1]`, `【1, 2】`) or a text holding one. */
-const CITATION_LIKE = /^\p{Ps}?\p{Nd}{1,3}(?:,\p{Nd}{1,3})*\p{Pe}?$|\p{Ps}\p{Nd}{1,3}(?:,\p{Nd}{1,3})*\p{Pe}/u;
+/** Read so, a citation (`1`, `[1]`, `【1, 2】`) or a text holding one in brackets other than parentheses (`open(2)` is a man page). */
+const CITATION_LIKE = /^\p{Ps}?\p{Nd}{1,3}(?:,\p{Nd}{1,3})*\p{Pe}?$|(?!\()\p{Ps}\p{Nd}{1,3}(?:,\p{Nd}{1,3})*\p{Pe}/u;
 
 /**
  * Where the server's citation markers stood, carried through Markdown
@@ -71,7 +71,13 @@ export function renderAnswer(root, text, refs, titles) {
     source += `${text.slice(at, index)}${marks.at(i)}`;
     at = index + length;
   });
-  root.innerHTML = DOMPurify.sanitize(markdown.parse(source + text.slice(at)), { RETURN_TRUSTED_TYPE: true });
+  source += text.slice(at);
+  try {
+    root.innerHTML = DOMPurify.sanitize(markdown.parse(source), { RETURN_TRUSTED_TYPE: true });
+  } catch {
+    // Nesting too deep for the parser (thousands of `> `): the answer as plain text, its citations still linked.
+    root.replaceChildren(source);
+  }
   const written = (i) => (markers[i] ? text.slice(markers[i].index, markers[i].index + markers[i].length) : "");
   for (const link of root.querySelectorAll("a")) {
     // A link of the Markdown's whose text reads as a citation, or holds one, is its text only: it would pass for one.
@@ -85,6 +91,8 @@ export function renderAnswer(root, text, refs, titles) {
       const value = attribute.value.replace(marks.pattern(), (_, i, encoded) => (i ? written(Number(i)) : encodeURI(written(Number(encoded)))));
       if (value !== attribute.value) attribute.value = value;
     }
+  // One text node per run of text: the parser splits long ones (at 65,536 characters), which could cut a placeholder.
+  root.normalize();
   linkCitations(root, markers, written, marks.pattern, refs, titles);
 }
 
