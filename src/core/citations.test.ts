@@ -47,12 +47,18 @@ describe("citation markers never touch code", () => {
     expect(renumbered("Quoted \\[3]: https://x.example/ and [2].")).toEqual({ text: "Quoted \\[3]: https://x.example/ and [1].", order: [2] });
   });
 
+  it("waits for a backtick run at a delta's end before reading it as a code span's close: more backticks may follow", () => {
+    const renumberer = createCitationRenumberer(3);
+    const text = renumberer.push("Use `[1]`") + renumberer.push("` and [2].") + renumberer.flush();
+    expect({ text, order: renumberer.order }).toEqual(renumbered("Use `[1]`` and [2]."));
+  });
+
   it("reads an escaped backtick as text, as Markdown does: it opens no code span that would hide the next marker", () => {
     expect(renumbered("Run \\`\\`a\\` on the host. [2] Then `restart`. [1]")).toEqual({
       text: "Run \\`\\`a\\` on the host. [1] Then `restart`. [2]",
       order: [2, 1],
     });
-    // An escaped backslash escapes nothing after it: `\\[1]` is a backslash, then a marker.
+    // An escaped backslash escapes nothing after it: a backslash, a space, then a marker.
     expect(renumbered("A path C:\\\\ [2] and `\\` in code [1].")).toEqual({ text: "A path C:\\\\ [1] and `\\` in code [2].", order: [2, 1] });
   });
 

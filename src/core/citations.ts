@@ -95,6 +95,8 @@ function scan(text: string, from: ScanState, final: boolean): { markers: Citatio
       }
       const paragraphEnd = text.slice(i + run).search(/\n[ \t]*\n/);
       const end = paragraphEnd < 0 ? -1 : i + run + paragraphEnd;
+      // A closing run at the very end may yet grow (more backticks to come), and then would not close.
+      if (close >= 0 && close + run === text.length && !final) return hold(i);
       if (close >= 0 && (end < 0 || close < end)) {
         i = close + run;
         previous = "`";
