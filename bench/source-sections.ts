@@ -93,7 +93,7 @@ export function markdownSections(markdown: string): PageSections {
   return {
     section(anchor) {
       if (!anchor) return renderedMarkdown(markdown);
-      const heading = headings.find((h) => h.slug === anchor);
+      const heading = headings.find((h) => h.slug === anchor || h.slug === decodedAnchor(anchor));
       if (!heading) return undefined;
       const end = headings.find((h) => h.line > heading.line && h.level <= heading.level)?.line ?? lines.length;
       return renderedMarkdown(lines.slice(heading.line, end).join("\n"));

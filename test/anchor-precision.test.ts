@@ -46,6 +46,8 @@ describe("sections read from source files", () => {
     expect(md.section("usage")).toContain("Call it.");
     expect(md.section("install-1")).toContain("Again.");
     expect(md.section("not-a-heading")).toBeUndefined();
+    // A reference writes a heading's slug percent-encoded where it is not ASCII.
+    expect(markdownSections("## Café\n\ntext").section("caf%C3%A9")).toContain("text");
   });
 });
 

@@ -280,6 +280,17 @@ describe("MCP at /mcp", () => {
     return pieces;
   }
 
+  it("get_page starts at the section a URL names however its fragment is spelled (`#café` or `#caf%C3%A9`)", async () => {
+    const [passage] = (await call(client, "search_docs", { query: QUESTION, sources: [server.sources.pg] })).structuredContent.passages;
+    const sections: { url: string }[] = (await call(client, "get_page", { url: pageOf(passage.url) })).structuredContent.sections;
+    const later = sections.map((s) => s.url).find((url) => url.includes("#") && url !== sections[0]!.url);
+    expect(later).toBeDefined();
+    const [page, anchor] = later!.split("#");
+    const respelled = `${page}#${[...anchor!].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).join("")}`;
+    const result = await call(client, "get_page", { url: respelled });
+    expect(result.structuredContent.sections[0].url).toBe(later);
+  });
+
   it("get_page reads a long page in pieces, in page order, each call moving on", async () => {
     // Every third section is long enough to be split into three passages under one anchor.
     const sections = Array.from(

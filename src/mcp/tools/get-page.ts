@@ -55,7 +55,8 @@ export const registerGetPage: RegisterTool = (server, { services, caller }) => {
  */
 function readFrom(page: PageResource, url: string) {
   const all = page.sections;
-  const firstAt = (u: string) => all.findIndex((s) => s.url === u);
+  // A fragment as a browser or an agent writes it back (`#café`, `#caf%C3%A9`) names the same section.
+  const firstAt = (u: string) => all.findIndex((s) => decodedUrl(s.url) === decodedUrl(u));
   const resumable = (i: number) => i >= all.length || (all[i]!.url !== page.url && firstAt(all[i]!.url) === i);
   const part = PART.exec(url.slice(url.indexOf("#") + 1));
   const start = part ? Math.min(Number(part[1]), Math.max(0, all.length - 1)) : url.includes("#") ? Math.max(0, firstAt(url)) : 0;
@@ -83,4 +84,15 @@ function render(page: { url: string; title: string; source_id: string; source_na
   }
   if (page.next_url) lines.push("", `[The page continues: get_page with ${page.next_url} reads on.]`);
   return lines.join("\n");
+}
+
+/** A URL with its fragment percent-decoded (left as written where it is no valid encoding). */
+function decodedUrl(url: string): string {
+  const hash = url.indexOf("#");
+  if (hash < 0) return url;
+  try {
+    return url.slice(0, hash + 1) + decodeURIComponent(url.slice(hash + 1));
+  } catch {
+    return url;
+  }
 }
