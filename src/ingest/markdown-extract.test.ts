@@ -37,6 +37,13 @@ describe("extractMarkdown", () => {
   it("takes the first level-1 heading as the title", () => {
     expect(extractMarkdown("# API keys\n\nText.").title).toBe("API keys");
   });
+
+  it("reads an HTML block's text as an HTML page's: tags dropped, character references decoded", () => {
+    const text = extractMarkdown("# Credits\n\n<p>Tom &amp; Jerry &lt;3 &copy; 2024.</p>\n")
+      .sections.map((s) => s.text)
+      .join("\n");
+    expect(text).toContain("Tom & Jerry <3 © 2024.");
+  });
 });
 
 describe("extractMarkdown with a real parser", () => {

@@ -7,6 +7,7 @@ import { mdxFromMarkdown } from "mdast-util-mdx";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { gfm } from "micromark-extension-gfm";
 import { mdxjs } from "micromark-extension-mdxjs";
+import { parse as parseHtml } from "node-html-parser";
 import { type ExtractedPage, fenced, type Section, tidyText } from "./section.ts";
 
 /** GitHub's heading slug (a repeated heading gets `-1`, `-2`…), the usual anchor of rendered Markdown. */
@@ -33,7 +34,8 @@ function parse(source: string, mdx: boolean): Root {
   return fromMarkdown(source, markdown);
 }
 
-const stripTags = (html: string) => html.replace(/<[^>]*>/g, "");
+/** An HTML node's text: tags dropped and character references decoded, as an HTML page's text is (`&amp;` is `&`). */
+const stripTags = (html: string) => parseHtml(html).text;
 
 /** A heading may name its own id, as many site generators allow: `## Install {#setup}`. */
 const CUSTOM_ID = /\s*\{#([\w-]+)\}\s*$/;
