@@ -329,6 +329,8 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
     const reply = [
       // A right-to-left override in a link's text would reverse what follows it: its site label.
       "Run VACUUM FULL [\u202e[З]](https://gro.nohtyp.scod.ac/)\u202c. See [open(2)](https://man.example/open.2.html).",
+      // So would one in the text before a link, reversing the link and its label.
+      "Read \u202e)gro.nohtyp.scod( [guide](https://evil.example/) here.",
       `${"x".repeat(65_530)} [1] end.`,
     ].join("\n\n");
     const running = await startServerWithProviders({ kind: "reply", text: reply });
@@ -345,6 +347,10 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
         return { text: site.textContent, inOrder: at(1) < at(text.length - 2) };
       });
       expect(label).toEqual({ text: " (gro.nohtyp.scod.ac)", inOrder: true });
+      const [link, site] = await page.$$eval("#answer a[href='https://evil.example/'], #answer a[href='https://evil.example/'] + .link-site", (els) =>
+        els.map((el) => el.getBoundingClientRect()),
+      );
+      expect(site!.left).toBeGreaterThanOrEqual(link!.right - 1);
       expect(await page.textContent("#answer a[href='https://man.example/open.2.html']")).toBe("open(2)");
       expect(await page.$$("#answer sup.cite")).toHaveLength(1);
       expect(await page.textContent("#answer")).not.toMatch(/\uE000/);

@@ -63,6 +63,9 @@ function placeholders() {
  * reader, citations.js): not `argv[2]`, `\[1]` or code.
  */
 export function renderAnswer(root, text, refs, titles) {
+  // No explicit direction overrides, embeddings or isolates: one in the text around a link would reorder it and
+  // its site label (an answer's script sets its own direction without them).
+  text = text.replace(/[\u202a-\u202e\u2066-\u2069]/g, "");
   const markers = citationMarkers(text).filter(({ numbers }) => numbers.every((n) => isWebUrl(refs[n - 1] ?? "")));
   const marks = placeholders();
   let source = "";
