@@ -291,6 +291,8 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
       '[the guide](https://docs.example/a/[1] "see [1]")',
       // Placeholders an answer forges (the page's are drawn afresh each time), and look-alikes no rule can list.
       "Revoke it now &#xE000;0&#xE001; and &#xE000;5&#xE001;, see [l](https://evil.example/l) or [З](https://evil.example/ze).",
+      // A bidi control the page drops must not change where it reads code: this [1] is in a code span.
+      "Code ``\u202e` [1] ` here [1].",
       "[1]: https://evil.example/one",
     ].join("\n\n");
     const running = await startServerWithProviders({ kind: "reply", text: reply });

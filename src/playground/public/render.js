@@ -63,18 +63,18 @@ function placeholders() {
  * reader, citations.js): not `argv[2]`, `\[1]` or code.
  */
 export function renderAnswer(root, text, refs, titles) {
-  // No explicit direction overrides, embeddings or isolates: one in the text around a link would reorder it and
-  // its site label (an answer's script sets its own direction without them).
-  text = text.replace(/[\u202a-\u202e\u2066-\u2069]/g, "");
   const markers = citationMarkers(text).filter(({ numbers }) => numbers.every((n) => isWebUrl(refs[n - 1] ?? "")));
   const marks = placeholders();
+  // No explicit direction overrides, embeddings or isolates between the markers (which are read in the text as the
+  // server sent it): one in the text around a link would reorder it and its site label (a script sets its own direction).
+  const plain = (part) => part.replace(/[\u202a-\u202e\u2066-\u2069]/g, "");
   let source = "";
   let at = 0;
   markers.forEach(({ index, length }, i) => {
-    source += `${text.slice(at, index)}${marks.at(i)}`;
+    source += `${plain(text.slice(at, index))}${marks.at(i)}`;
     at = index + length;
   });
-  source += text.slice(at);
+  source += plain(text.slice(at));
   try {
     root.innerHTML = DOMPurify.sanitize(markdown.parse(source), { RETURN_TRUSTED_TYPE: true });
   } catch {
