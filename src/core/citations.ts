@@ -25,7 +25,8 @@ const partialMarkerAt = (text: string, i: number) => {
   return PARTIAL_MARKER.test(text);
 };
 const FENCE = /[ \t]*(`{3,}|~{3,})/y;
-const ESCAPABLE = /^[!-/:-@[-`{-~]$/;
+/** What a backslash escapes in Markdown: one ASCII punctuation character. */
+export const ESCAPABLE = /^[!-/:-@[-`{-~]$/;
 /** An identifier, a call or an index before `[`: `argv[2]`, `f()[0]`, `a[1][2]`; or a backslash: `\[1]` is an escaped bracket, not a marker. */
 const GLUED = /[\p{L}\p{N}_)\]}\\]/u;
 

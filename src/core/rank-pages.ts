@@ -104,9 +104,11 @@ const fragment = (anchor: string) => {
     // Also brackets, parentheses and backslashes, which Markdown reads as syntax, and anything not ASCII (a
     // no-break space ends a URL to a Markdown renderer): a heading's id is the page's to choose. Browsers decode
     // a fragment before looking its element up, so the reference still lands on the section.
-    out += FRAGMENT_SAFE.test(ch) ? ch : encodeURIComponent(ch).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    out += FRAGMENT_SAFE.test(ch) ? ch : percentEncoded(ch);
   }
   return out;
 };
+/** A character percent-encoded, `(`, `)`, `!`, `'` and `*` too (which encodeURIComponent leaves). */
+export const percentEncoded = (ch: string) => encodeURIComponent(ch).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 /** What a reference's fragment keeps as written: printable ASCII but for the fragment percent-encode set and Markdown's brackets. */
 const FRAGMENT_SAFE = /^[!#$&'*+,\-./0-9:;=?@A-Z^_a-z{|}~]$/;

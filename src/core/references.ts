@@ -1,6 +1,6 @@
 import type { GroundingDocument } from "./language-model.ts";
 import { passageSections } from "./passage-sections.ts";
-import { type RankedPage, referenceUrl } from "./rank-pages.ts";
+import { percentEncoded, type RankedPage, referenceUrl } from "./rank-pages.ts";
 
 export interface Reference {
   url: string;
@@ -65,8 +65,7 @@ export function groundPages(
 export const markdownText = (title: string) => title.replace(/[\\[\]`]/g, "\\$&").replace(/</g, "&lt;");
 
 /** A URL as Markdown text, with what Markdown reads as syntax around or after a bare URL percent-encoded (a crawled page's path is its site's to choose). */
-const markdownUrl = (url: string) =>
-  url.replace(/[[\]()<>\\`\s]/gu, (c) => encodeURIComponent(c).replace(/[()]/g, (p) => `%${p.charCodeAt(0).toString(16).toUpperCase()}`));
+const markdownUrl = (url: string) => url.replace(/[[\]()<>\\`\s]/gu, percentEncoded);
 
 /** The block appended to the reply when `include_references` is true. */
 export function referencesBlock(references: readonly Pick<Reference, "title" | "url">[]): string {

@@ -1,3 +1,5 @@
+import { ESCAPABLE } from "../../core/citations.ts";
+
 /**
  * Quoted documentation as text, not as Markdown links or HTML. Ingestion keeps
  * no link of a page, so a link written in its text (`[docs](https://…)`,
@@ -26,7 +28,7 @@ export function inertLinks(text: string): string {
   while (i < text.length) {
     const c = text[i]!;
     // The page's text is text: its backslash before punctuation, or its `&lt;`, reads as written.
-    if (c === "\\" && ASCII_PUNCTUATION.test(text[i + 1] ?? "")) {
+    if (c === "\\" && ESCAPABLE.test(text[i + 1] ?? "")) {
       out += "\\\\";
       i++;
       continue;
@@ -53,7 +55,6 @@ export function inertLinks(text: string): string {
   return out;
 }
 
-const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 /** What may follow `<` in an HTML tag, comment or declaration. */
 const TAG_START = /^[A-Za-z/!?]$/;
 const BACKTICKS = /`+/y;
