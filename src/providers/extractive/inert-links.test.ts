@@ -94,4 +94,13 @@ describe("inertLinks", () => {
     expect(inertLinks("``[1](x)` and `[2]`")).toBe("\\`\\`\\[1](x)` and `\\[2]\\`");
     expect(inertLinks("Run `a\nb` now")).toBe("Run \\`a\nb\\` now");
   });
+
+  it("reads a line of unclosed backtick runs of many lengths in one pass", () => {
+    // Runs of lengths 1..2800, none closed: each one scanned to the line's end would be ~4 billion steps.
+    const line = Array.from({ length: 2800 }, (_, k) => `${"`".repeat(k + 1)}x`).join("");
+    const started = performance.now();
+    const out = inertLinks(line);
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(out).toBe(line.replaceAll("`", "\\`"));
+  });
 });

@@ -23,6 +23,7 @@ import { ESCAPABLE } from "../../core/citations.ts";
  * never another link).
  */
 export function inertLinks(text: string): string {
+  const closers = closingRuns(text);
   let out = "";
   let i = 0;
   while (i < text.length) {
@@ -38,7 +39,7 @@ export function inertLinks(text: string): string {
       i++;
       continue;
     }
-    const verbatim = c === "`" ? codeSpanAt(text, i) : c === "<" ? matchAt(AUTOLINK, text, i) : null;
+    const verbatim = c === "`" ? codeSpanAt(text, i, closers) : c === "<" ? matchAt(AUTOLINK, text, i) : null;
     if (verbatim !== null) {
       out += verbatim;
       i += verbatim.length;
@@ -70,14 +71,39 @@ function matchAt(pattern: RegExp, text: string, at: number): string | null {
   return pattern.exec(text)?.[0] ?? null;
 }
 
-/** The code span the backtick run at `start` opens: closed by a run as long, on the same line (`\r` ends one too). */
-function codeSpanAt(text: string, start: number): string | null {
-  const run = matchAt(BACKTICKS, text, start)!.length;
-  for (let k = start + run; k < text.length && text[k] !== "\n" && text[k] !== "\r"; k++) {
-    if (text[k] !== "`") continue;
-    const closing = matchAt(BACKTICKS, text, k)!.length;
-    if (closing === run) return text.slice(start, k + run);
-    k += closing - 1;
+/**
+ * For each backtick run's start, where the run closing it begins: the next run
+ * as long on the same line (`\r` ends one too). Found in one pass from the end,
+ * so a line of unclosed runs of many lengths costs no rescans.
+ */
+function closingRuns(text: string): Map<number, number> {
+  const runs: { start: number; length: number; line: number }[] = [];
+  let line = 0;
+  for (let k = 0; k < text.length; k++) {
+    const c = text[k];
+    if (c === "\n" || c === "\r") line++;
+    else if (c === "`") {
+      const length = matchAt(BACKTICKS, text, k)!.length;
+      runs.push({ start: k, length, line });
+      k += length - 1;
+    }
   }
-  return null;
+  const closers = new Map<number, number>();
+  const nextOf = new Map<string, number>();
+  for (let j = runs.length - 1; j >= 0; j--) {
+    const { start, length, line } = runs[j]!;
+    const key = `${line}:${length}`;
+    const next = nextOf.get(key);
+    if (next !== undefined) closers.set(start, next);
+    nextOf.set(key, start);
+  }
+  return closers;
+}
+
+/** The code span the backtick run at `start` opens, or null when no run closes it. */
+function codeSpanAt(text: string, start: number, closers: Map<number, number>): string | null {
+  const closing = closers.get(start);
+  if (closing === undefined) return null;
+  const run = matchAt(BACKTICKS, text, start)!.length;
+  return text.slice(start, closing + run);
 }
