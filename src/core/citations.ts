@@ -25,6 +25,7 @@ const partialMarkerAt = (text: string, i: number) => {
   return PARTIAL_MARKER.test(text);
 };
 const FENCE = /[ \t]*(`{3,}|~{3,})/y;
+const PARAGRAPH_END = /\n[ \t]*\n/;
 /** What a backslash escapes in Markdown: one ASCII punctuation character. */
 export const ESCAPABLE = /^[!-/:-@[-`{-~]$/;
 /** An identifier, a call or an index before `[`: `argv[2]`, `f()[0]`, `a[1][2]`; or a backslash: `\[1]` is an escaped bracket, not a marker. */
@@ -94,17 +95,16 @@ function scan(text: string, from: ScanState, final: boolean): { markers: Citatio
           break;
         }
       }
-      const paragraphEnd = text.slice(i + run).search(/\n[ \t]*\n/);
-      const end = paragraphEnd < 0 ? -1 : i + run + paragraphEnd;
       // A closing run at the very end may yet grow (more backticks to come), and then would not close.
       if (close >= 0 && close + run === text.length && !final) return hold(i);
-      if (close >= 0 && (end < 0 || close < end)) {
+      // Only the text up to the closing run is searched for a paragraph's end: a reply of many spans stays linear.
+      if (close >= 0 && !PARAGRAPH_END.test(text.slice(i + run, close))) {
         i = close + run;
         previous = "`";
         afterMarker = false;
         continue;
       }
-      if (end < 0 && !final) return hold(i);
+      if (!final && close < 0 && !PARAGRAPH_END.test(text.slice(i + run))) return hold(i);
       i += run;
       previous = "`";
       afterMarker = false;
