@@ -332,6 +332,9 @@ describe("MCP at /mcp", () => {
     expect(past).toMatchObject({ next_url: null, sections: [{ text: whole.sections.at(-1)!.text }] });
     const odd = (await call(client, "get_page", { url: `${url}#docent-part=-1` })).structuredContent;
     expect(odd.sections[0].text).toBe(whole.sections[0]!.text);
+    // The part marker written back percent-encoded (as a URL library may) names the same part.
+    const encoded = (await call(client, "get_page", { url: `${url}#docent-part%3D999999` })).structuredContent;
+    expect(encoded).toEqual(past);
   });
 });
 

@@ -58,7 +58,8 @@ function readFrom(page: PageResource, url: string) {
   // A fragment as a browser or an agent writes it back (`#café`, `#caf%C3%A9`) names the same section.
   const firstAt = (u: string) => all.findIndex((s) => decodedUrl(s.url) === decodedUrl(u));
   const resumable = (i: number) => i >= all.length || (all[i]!.url !== page.url && firstAt(all[i]!.url) === i);
-  const part = PART.exec(url.slice(url.indexOf("#") + 1));
+  // Matched on the fragment as decoded, like a section's: `#docent-part%3D5` is the same part.
+  const part = PART.exec(decodedUrl(url).slice(url.indexOf("#") + 1));
   const start = part ? Math.min(Number(part[1]), Math.max(0, all.length - 1)) : url.includes("#") ? Math.max(0, firstAt(url)) : 0;
   let fit = start + 1;
   for (let chars = all[start]?.text.length ?? 0; fit < all.length && chars + all[fit]!.text.length <= MAX_PAGE_CHARS; fit++) chars += all[fit]!.text.length;
