@@ -219,13 +219,16 @@ export function createChatEngine(deps: ChatEngineDeps) {
     const grounded = groundPages(pages, { maxReferences: deps.maxReferences });
     const { documents } = grounded;
     // A JSON reply is not renumbered: its `[n]` are the context's numbers, so it refers to every section given, in that order.
-    const references = format ? grounded.references : grounded.pages;
+    // A text reply refers to the sections it cites, none before its first marker (relay says which as they come):
+    // a stream's early chunks never list a page its answer ends up not drawing on.
+    const given = format ? grounded.references : grounded.pages;
+    const references = format ? given : [];
     // For outcome observers (usage, the docs-gap report): also the pages that came closest when none was good enough.
     const closest = candidates.slice(0, 3).map((page) => ({ url: referenceUrl(page), title: page.title, sourceId: page.sourceId }));
-    const grounding = { refused: references.length === 0, coverage: bestCoverage(candidates), closest, retrievalMs };
+    const grounding = { refused: given.length === 0, coverage: bestCoverage(candidates), closest, retrievalMs };
     const base = { model: request.model, provider: model.provider, modelId: model.modelId, sources: picked.sources, references, grounding };
     // A JSON reply is still asked of the model: it can say in JSON that the sources do not cover it.
-    if (references.length === 0 && !format) {
+    if (given.length === 0 && !format) {
       // Every refusal says what docent does answer, in the same words whichever rule refused: the reply must not
       // tell a key scoped to some sources anything about the words of the others.
       const text = `${NO_COVERAGE_REPLY} ${whatDocentAnswers(answerable)}`;

@@ -35,14 +35,14 @@ describe("relay's references", () => {
     const { text, lists, final } = await run(["Set a timeout [2]. ", "Headers keep ", "their order [1]."]);
     expect(text).toBe("Set a timeout [1]. Headers keep their order [2].");
     expect(final).toEqual(["https://x/advanced.html#timeouts", "https://x/advanced.html#ordering"]);
-    // While the reply runs: what it cited so far, then the pages it has not cited yet.
-    expect(lists[0]).toEqual(["https://x/advanced.html#timeouts", "https://x/api.html#get"]);
+    // While the reply runs: what it has cited so far, each list the start of the final one.
+    expect(lists).toEqual([["https://x/advanced.html#timeouts"], final]);
   });
 
   it("refers to one section per page when the reply cites nothing", async () => {
-    const { final, lists } = await run(["No citations here."]);
-    expect(lists).toEqual([]);
-    expect(final).toBeUndefined(); // the opened completion's references (grounding.pages) stand
+    // None while it runs (nothing cited yet), then every page given, at the end.
+    const { lists } = await run(["No citations here."]);
+    expect(lists).toEqual([["https://x/advanced.html#ordering", "https://x/api.html#get"]]);
     const cited = await run(["Only the API [3]."], true);
     expect(cited.final).toEqual(["https://x/api.html#get"]);
     expect(cited.text).toBe("Only the API [1].\n\nReferences:\n[1] https://x/api.html#get: https://x/api.html#get");

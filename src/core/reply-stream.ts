@@ -2,7 +2,7 @@ import type { ChatPart } from "./chat-part.ts";
 import { createCitationRenumberer } from "./citations.ts";
 import { DocentError, isAbortError, toDocentError } from "./errors.ts";
 import type { LanguageModel, ModelStreamPart, TokenUsage } from "./language-model.ts";
-import { type Grounding, pageOf, type Reference, referencesBlock } from "./references.ts";
+import { type Grounding, type Reference, referencesBlock } from "./references.ts";
 import { settleUsage } from "./settle-usage.ts";
 
 /** Adds what earlier provider calls for the same request cost (the agent's source choice) to the reply's usage. */
@@ -44,19 +44,12 @@ export async function* relay(
   let text = "";
   let finish: Extract<ModelStreamPart, { type: "finish" }> | undefined;
   const citations = createCitationRenumberer(grounding.references.length);
-  let announced = 0;
-  let last: readonly Reference[] = grounding.pages;
+  // While the reply runs: the sections it has cited so far (the opened completion's references are none),
+  // so every list a stream shows is the start of the final one.
+  let last: readonly Reference[] = [];
   const cited = () => citations.order.map((n) => grounding.references[n - 1]!);
-  // While the reply runs: the sections cited so far, then the pages it has not cited yet.
-  const ordered = () => {
-    const pages = new Set(cited().map(pageOf));
-    return [...cited(), ...grounding.pages.filter((p) => !pages.has(pageOf(p)))];
-  };
   function* emit(out: string): Generator<ChatPart> {
-    if (citations.order.length !== announced) {
-      announced = citations.order.length;
-      yield { type: "references", references: (last = ordered()) };
-    }
+    if (citations.order.length !== last.length) yield { type: "references", references: (last = cited()) };
     if (out) yield { type: "text-delta", delta: out };
   }
   try {
