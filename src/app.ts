@@ -10,6 +10,7 @@ import { allowedMethods } from "./http/allowed-methods.ts";
 import { jsonShapeError, limitBody } from "./http/body-limit.ts";
 import { bundledDocsRoutes } from "./http/bundled-docs.ts";
 import { CORS_PATHS, corsFor } from "./http/cors.ts";
+import { endOnAbort } from "./http/end-on-abort.ts";
 import { errorResponse } from "./http/error-response.ts";
 import { jsonShapeProblem } from "./http/json-shape.ts";
 import { rejectMalformedUrls } from "./http/malformed-url.ts";
@@ -19,7 +20,6 @@ import { openApiRoutes } from "./http/openapi/openapi-routes.ts";
 import { logRequests } from "./http/request-log.ts";
 import { labelInterface, type TraceEnv, traceRequests } from "./http/request-trace.ts";
 import { restRoutes } from "./http/rest-routes.ts";
-import { whileKeyActive } from "./http/while-key-active.ts";
 import { mcpRoutes } from "./mcp/mcp-routes.ts";
 import { playgroundRoutes } from "./playground/playground-routes.ts";
 import { createTrpcHandler, trpcErrorResponse, trpcPaths } from "./trpc/handler.ts";
@@ -119,15 +119,11 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
     // graphql-sse opens it for any request with the token that asks for events, a POST as well as a GET.
     const token = streamTokenOf(c.req.raw);
     if (c.req.path !== "/graphql/stream" || !token || !response.body || !response.headers.get("content-type")?.startsWith("text/event-stream")) return response;
-    const keyId = callerOf(admitted).key.id;
-    return new Response(
-      whileKeyActive(response.body, async () => {
-        // A stream in use keeps its token from lapsing: operations may still be sent into it with the token.
-        tokens.use(token);
-        return (await services.keys.getActive(keyId)) !== null;
-      }),
-      response,
-    );
+    // The admission watches the key for as long as the stream's body runs (its lease is held to the end);
+    // an open stream keeps its token from lapsing, since operations may still be sent into it with the token.
+    const { keySignal } = callerOf(admitted);
+    if (!keySignal) throw new Error("The admission watches every admitted key.");
+    return new Response(endOnAbort(response.body, keySignal, tokens.hold(token)), response);
   });
   const trpc = createTrpcHandler(services);
   // A refusal (of the caller, or of a body for its size or shape) is answered by tRPC itself (its error shape and status), from a bodiless copy of the request.

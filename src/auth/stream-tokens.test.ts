@@ -15,6 +15,23 @@ describe("graphql-sse stream tokens", () => {
     expect(tokens.use("never-issued")).toBeNull();
   });
 
+  it("never lapse while their stream is open: held, then idle from the moment it closes", () => {
+    let clock = 0;
+    const tokens = createStreamTokens({ idleMs: 1000, now: () => clock });
+    const token = tokens.issue("k1");
+    const release = tokens.hold(token);
+    clock = 60_000;
+    expect(tokens.use(token)).toBe("k1");
+    clock = 120_000;
+    release();
+    release(); // once only: a second call changes nothing
+    clock = 120_900;
+    expect(tokens.use(token)).toBe("k1");
+    clock = 122_000;
+    expect(tokens.use(token)).toBeNull();
+    expect(tokens.hold("never-issued")).toBeTypeOf("function");
+  });
+
   it("one key reserving in a loop gives up its own oldest tokens, never another key's", () => {
     const tokens = createStreamTokens({ max: 100, perKey: 4 });
     const others = Array.from({ length: 90 }, (_, i) => tokens.issue(`other-${i}`));

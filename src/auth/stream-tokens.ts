@@ -4,7 +4,8 @@ import { randomBytes } from "node:crypto";
  * graphql-sse's single-connection mode reserves a stream with the key, then
  * sends the stream and its operations with a token instead. A token stands
  * only for a key id (re-checked on every use, so revocation and expiry hold),
- * lapses after `idleMs` without use, and is accepted only on that endpoint.
+ * lapses after `idleMs` without use (never while its stream is open: `hold`),
+ * and is accepted only on that endpoint.
  */
 export function createStreamTokens({
   idleMs = 5 * 60_000,
@@ -17,7 +18,7 @@ export function createStreamTokens({
   perKey?: number;
   now?: () => number;
 } = {}) {
-  const tokens = new Map<string, { keyId: string; lastUsed: number }>();
+  const tokens = new Map<string, { keyId: string; lastUsed: number; holds: number }>();
   const held = new Map<string, number>();
   const remove = (token: string) => {
     const entry = tokens.get(token);
@@ -26,6 +27,12 @@ export function createStreamTokens({
     const left = (held.get(entry.keyId) ?? 1) - 1;
     if (left > 0) held.set(entry.keyId, left);
     else held.delete(entry.keyId);
+  };
+  // Re-inserted: the most recently used go last.
+  const touch = (token: string, entry: { lastUsed: number }) => {
+    tokens.delete(token);
+    entry.lastUsed = now();
+    tokens.set(token, entry as { keyId: string; lastUsed: number; holds: number });
   };
   return {
     issue(keyId: string): string {
@@ -41,7 +48,7 @@ export function createStreamTokens({
       }
       // Oldest first: a Map keeps insertion order, and use re-inserts.
       if (tokens.size >= max) remove(tokens.keys().next().value!);
-      tokens.set(token, { keyId, lastUsed: now() });
+      tokens.set(token, { keyId, lastUsed: now(), holds: 0 });
       held.set(keyId, (held.get(keyId) ?? 0) + 1);
       return token;
     },
@@ -49,14 +56,30 @@ export function createStreamTokens({
     use(token: string): string | null {
       const entry = tokens.get(token);
       if (!entry) return null;
-      if (now() - entry.lastUsed > idleMs) {
+      if (entry.holds === 0 && now() - entry.lastUsed > idleMs) {
         remove(token);
         return null;
       }
-      // Re-inserted: the most recently used go last.
-      tokens.delete(token);
-      tokens.set(token, { keyId: entry.keyId, lastUsed: now() });
+      touch(token, entry);
       return entry.keyId;
+    },
+    /**
+     * Keeps a token from lapsing while its stream is open (operations may be
+     * sent into it with the token at any time); the returned function lets go,
+     * once, and the idle time counts from then.
+     */
+    hold(token: string): () => void {
+      const entry = tokens.get(token);
+      if (!entry) return () => {};
+      entry.holds++;
+      touch(token, entry);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        entry.holds--;
+        if (tokens.get(token) === entry) touch(token, entry);
+      };
     },
     revoke(token: string) {
       remove(token);
