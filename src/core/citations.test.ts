@@ -1,5 +1,6 @@
+import { Marked } from "marked";
 import { describe, expect, it } from "vitest";
-import { citationMarkers, createCitationRenumberer } from "./citations.ts";
+import { citationMarkers, createCitationRenumberer, MAX_HELD_CHARS } from "./citations.ts";
 
 /** Renumbers a reply given whole, then again one character at a time: a stream may split anything anywhere. */
 function renumbered(text: string, references = 3) {
@@ -16,7 +17,8 @@ describe("citation renumbering", () => {
   it("numbers references by first citation, across split deltas and lists", () => {
     const r = createCitationRenumberer(4);
     const out = ["Use CLUSTER [", "3]. It reorders", " rows [1, 3] and [", "9] is not ours. See [1]"].map((d) => r.push(d)).join("") + r.flush();
-    expect(out).toBe("Use CLUSTER [1]. It reorders rows [2, 1] and [9] is not ours. See [2]");
+    // A number past the references cites nothing: dropped, with a space, rather than left to read as a citation.
+    expect(out).toBe("Use CLUSTER [1]. It reorders rows [2, 1] and is not ours. See [2]");
     expect(r.order).toEqual([3, 1]);
   });
 
@@ -90,5 +92,65 @@ describe("reading a long reply", () => {
     const markers = citationMarkers(reply);
     expect(performance.now() - started).toBeLessThan(3000);
     expect(markers).toHaveLength(64_000);
+  });
+});
+
+/** The links a common client renderer makes of a reply. */
+const anchors = (markdown: string) =>
+  [...(new Marked({ gfm: true }).parse(markdown) as string).matchAll(/<a href="([^"]*)">(.*?)<\/a>/g)]
+    // A bare URL the reply writes is linked as itself: it passes for nothing else.
+    .filter((m) => m[2] !== m[1])
+    .map((m) => m[1]);
+
+describe("what a model writes cannot send a citation elsewhere", () => {
+  it("escapes a link reference definition, which would link every [n] of the reply, and does not count it as a citation", () => {
+    const reply = "Timeouts default to 10 s [3].\n\n[3]: https://evil.example/phish";
+    const { text, order } = renumbered(reply, 4);
+    expect(text).toBe("Timeouts default to 10 s [1].\n\n[3\\]: https://evil.example/phish");
+    expect(order).toEqual([3]);
+    expect(anchors(text)).toEqual([]);
+    // In whatever container or spacing a definition can be written.
+    for (const definition of [
+      "[ 1 ]: https://evil.example/a",
+      "> [1]: https://evil.example/b",
+      "- [1]: https://evil.example/c",
+      "   [1,2]: https://evil.example/d",
+    ]) {
+      const out = renumbered(`Cited [1].\n\n${definition}`).text;
+      expect(anchors(out), definition).toEqual([]);
+    }
+    // A citation followed by a colon inside a sentence is still a citation.
+    expect(renumbered("As the guide says [2]: use a timeout.")).toEqual({ text: "As the guide says [1]: use a timeout.", order: [2] });
+  });
+
+  it("escapes the end of a link whose text holds a marker, so the citation is not a link to another site", () => {
+    const { text, order } = renumbered("Set a timeout [[3]](https://evil.example/y) or see [the guide [2] here](https://evil.example/z).", 3);
+    expect(text).toBe("Set a timeout [[1]\\](https://evil.example/y) or see [the guide [2] here\\](https://evil.example/z).");
+    expect(order).toEqual([3, 2]);
+    expect(anchors(text)).toEqual([]);
+    // A link of the model's own, with no marker in its text, is left as it is.
+    expect(renumbered("See [Python](https://python.org) [1].").text).toBe("See [Python](https://python.org) [1].");
+  });
+
+  it("drops numbers past the references: left, they would cite nothing, or another page once renumbered", () => {
+    expect(renumbered("Tokens [3]. They rotate daily [1, 99].", 3)).toEqual({ text: "Tokens [1]. They rotate daily [2].", order: [3, 1] });
+    expect(renumbered("Both [5, 6] hold.", 5)).toEqual({ text: "Both [1] hold.", order: [5] });
+    expect(renumbered("Nothing [99] here, nor [7, 8].", 3)).toEqual({ text: "Nothing here, nor.", order: [] });
+  });
+
+  it("reads a citation glued to a word of a script written without spaces, and full-width markers", () => {
+    expect(renumbered("超时默认为10秒[4]。令牌每天轮换[6]。", 6)).toEqual({ text: "超时默认为10秒[1]。令牌每天轮换[2]。", order: [4, 6] });
+    expect(renumbered("タイムアウト[2]、または［3］と[１]。", 3)).toEqual({ text: "タイムアウト[1]、または[2]と[3]。", order: [2, 3, 1] });
+    // Latin identifiers still glue: argv[2] is code.
+    expect(renumbered("Use argv[2] [1].", 2).text).toBe("Use argv[2] [1].");
+  });
+
+  it("holds back at most a bounded stretch for a code span that never closes", () => {
+    const r = createCitationRenumberer(2);
+    let out = r.push("A stray ` opens nothing [2].");
+    for (let k = 0; k < 3 * MAX_HELD_CHARS; k++) out += r.push("x");
+    // Given out before the end of the reply, not all at its flush.
+    expect(out.length).toBeGreaterThan(MAX_HELD_CHARS);
+    expect(out + r.flush()).toBe(`A stray \` opens nothing [1].${"x".repeat(3 * MAX_HELD_CHARS)}`);
   });
 });

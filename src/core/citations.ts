@@ -14,12 +14,24 @@ interface ScanState {
   /** The character before, and whether it closed a marker (`[1][2]` is two markers, `a[1][2]` none). */
   previous: string;
   afterMarker: boolean;
+  /** Whether only indentation and container markers (`>`, `-`, `1.`) came before on this line: where a definition can start. */
+  lead: boolean;
+  /** The paragraph's open brackets, innermost last: whether each opened at a line's lead, and whether it holds a marker. */
+  brackets: readonly Bracket[];
 }
 
-const START: ScanState = { fence: null, lineStart: true, previous: "", afterMarker: false };
+interface Bracket {
+  lead: boolean;
+  marker: boolean;
+}
+
+const START: ScanState = { fence: null, lineStart: true, previous: "", afterMarker: false, lead: true, brackets: [] };
 // References are numbered from 1, never zero-padded: `[01,31]` (a range in Python's docs) is text, not a marker.
-const MARKER = /\[([1-9]\d{0,2}(?:\s*,\s*[1-9]\d{0,2})*)\]/y;
-const PARTIAL_MARKER = /\[[\d,\s]{0,16}$/y;
+// Full-width brackets, digits and commas (`［1］`, `[１]`, NFKC's equivalents, as CJK text writes them) are read as the ASCII ones.
+const MARKER = /[[［]([1-9１-９][0-9０-９]{0,2}(?:\s*[,，]\s*[1-9１-９][0-9０-９]{0,2})*)[\]］]/y;
+const PARTIAL_MARKER = /[[［][\d０-９,，\s]{0,16}$/y;
+/** A marker's numbers, full-width digits read as ASCII. */
+const numbersOf = (list: string) => list.split(/[,，]/).map((n) => Number(n.trim().replace(/[０-９]/g, (d) => String(d.charCodeAt(0) - 0xff10))));
 const partialMarkerAt = (text: string, i: number) => {
   PARTIAL_MARKER.lastIndex = i;
   return PARTIAL_MARKER.test(text);
@@ -28,8 +40,29 @@ const FENCE = /[ \t]*(`{3,}|~{3,})/y;
 const PARAGRAPH_END = /\n[ \t]*\n/;
 /** What a backslash escapes in Markdown: one ASCII punctuation character. */
 export const ESCAPABLE = /^[!-/:-@[-`{-~]$/;
-/** An identifier, a call or an index before `[`: `argv[2]`, `f()[0]`, `a[1][2]`; or a backslash: `\[1]` is an escaped bracket, not a marker. */
-const GLUED = /[\p{L}\p{N}_)\]}\\]/u;
+/**
+ * An identifier, a call or an index before `[`: `argv[2]`, `f()[0]`, `a[1][2]`; or a backslash: `\[1]` is an escaped
+ * bracket, not a marker. Scripts written without spaces between words (Chinese, Japanese, Thai…) glue a citation to
+ * the word before it (`超时默认为10秒[4]。`): a letter of theirs is no identifier.
+ */
+const GLUED =
+  /(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}])[\p{L}\p{N}_)\]}\\]/u;
+/**
+ * Most text held back waiting for a code span or fence line to close: past it, the backtick run is read as
+ * literal text, so one stray backtick cannot hold a whole reply back (nor make each delta rescan all of it).
+ */
+export const MAX_HELD_CHARS = 2_000;
+
+/** The scan's findings: the markers, and the `]` to escape so that no link reference definition or link around a marker is read. */
+interface ScanResult {
+  markers: CitationMarker[];
+  escapes: number[];
+  safe: number;
+  state: ScanState;
+}
+
+/** Nesting past which the outermost open bracket is forgotten (a link's text nests a few levels at most). */
+const MAX_BRACKETS = 32;
 
 /**
  * Finds the citation markers of a text, leaving alone what only looks like
@@ -37,12 +70,27 @@ const GLUED = /[\p{L}\p{N}_)\]}\\]/u;
  * (`argv[2]`, `a[1][2]`), or a Markdown link's text (`[1](…)`). Unless
  * `final`, it stops where what follows could still change the reading (a
  * partial marker, a backtick run or fence not yet complete, a code span not
- * yet closed): `safe` is how far the text is settled, `state` the scan's state there.
+ * yet closed, a `]` whose next character is not known): `safe` is how far the
+ * text is settled, `state` the scan's state there.
+ *
+ * It also finds the `]` a reader's renderer would close a link with around a
+ * marker, or a link reference definition with (`[1]: https://…`, which would
+ * link every `[1]` of the reply to that address): those are escaped, so what a
+ * model writes (or a page it read tells it to write) cannot send a citation
+ * somewhere other than its reference.
  */
-function scan(text: string, from: ScanState, final: boolean): { markers: CitationMarker[]; safe: number; state: ScanState } {
+function scan(text: string, from: ScanState, final: boolean): ScanResult {
   const markers: CitationMarker[] = [];
-  let { fence, lineStart, previous, afterMarker } = from;
-  const hold = (at: number) => ({ markers, safe: at, state: { fence, lineStart, previous, afterMarker } });
+  const escapes: number[] = [];
+  let { fence, lineStart, previous, afterMarker, lead } = from;
+  const brackets = from.brackets.map((b) => ({ ...b }));
+  const hold = (at: number): ScanResult => ({
+    markers,
+    escapes,
+    safe: at,
+    state: { fence, lineStart, previous, afterMarker, lead, brackets: brackets.map((b) => ({ ...b })) },
+  });
+  const tooLong = (at: number) => text.length - at > MAX_HELD_CHARS;
   let i = 0;
   while (i < text.length) {
     if (lineStart) {
@@ -50,16 +98,20 @@ function scan(text: string, from: ScanState, final: boolean): { markers: Citatio
       FENCE.lastIndex = i;
       const f = FENCE.exec(text);
       // A line that could still become a fence waits for its end.
-      if (!final && (lineEnd < 0 ? /^[ \t`~]*$/.test(text.slice(i)) : false)) return hold(i);
+      if (!final && !tooLong(i) && (lineEnd < 0 ? /^[ \t`~]*$/.test(text.slice(i)) : false)) return hold(i);
+      // A blank line ends the paragraph, and any link it could have held.
+      if (lineEnd >= 0 && /^[ \t]*$/.test(text.slice(i, lineEnd))) brackets.length = 0;
       if (f && (!fence || (f[1]![0] === fence[0] && f[1]!.length >= fence.length))) {
-        if (lineEnd < 0 && !final) return hold(i);
+        if (lineEnd < 0 && !final && !tooLong(i)) return hold(i);
         fence = fence ? null : f[1]!;
+        brackets.length = 0;
         i = lineEnd < 0 ? text.length : lineEnd + 1;
         previous = "\n";
         afterMarker = false;
         continue;
       }
       lineStart = false;
+      lead = true;
     }
     if (fence) {
       const lineEnd = text.indexOf("\n", i);
@@ -78,6 +130,7 @@ function scan(text: string, from: ScanState, final: boolean): { markers: Citatio
       if (ESCAPABLE.test(text[i + 1] ?? "")) {
         previous = text[i + 1]!;
         afterMarker = false;
+        lead = false;
         i += 2;
         continue;
       }
@@ -85,7 +138,8 @@ function scan(text: string, from: ScanState, final: boolean): { markers: Citatio
     if (c === "`") {
       let run = 1;
       while (text[i + run] === "`") run++;
-      if (i + run === text.length && !final) return hold(i);
+      lead = false;
+      if (i + run === text.length && !final && !tooLong(i)) return hold(i);
       // A code span closes with a run as long, within its paragraph; an unclosed run is literal text.
       const ticks = "`".repeat(run);
       let close = -1;
@@ -96,7 +150,7 @@ function scan(text: string, from: ScanState, final: boolean): { markers: Citatio
         }
       }
       // A closing run at the very end may yet grow (more backticks to come), and then would not close.
-      if (close >= 0 && close + run === text.length && !final) return hold(i);
+      if (close >= 0 && close + run === text.length && !final && !tooLong(i)) return hold(i);
       // Only the text up to the closing run is searched for a paragraph's end: a reply of many spans stays linear.
       if (close >= 0 && !PARAGRAPH_END.test(text.slice(i + run, close))) {
         i = close + run;
@@ -104,35 +158,53 @@ function scan(text: string, from: ScanState, final: boolean): { markers: Citatio
         afterMarker = false;
         continue;
       }
-      if (!final && close < 0 && !PARAGRAPH_END.test(text.slice(i + run))) return hold(i);
+      if (!final && close < 0 && !tooLong(i) && !PARAGRAPH_END.test(text.slice(i + run))) return hold(i);
       i += run;
       previous = "`";
       afterMarker = false;
       continue;
     }
-    if (c === "[") {
+    if (c === "[" || c === "［") {
       MARKER.lastIndex = i;
       const m = MARKER.exec(text);
       const end = m ? i + m[0].length : -1;
       if (!final && (m ? end === text.length : partialMarkerAt(text, i))) return hold(i);
       const glued = GLUED.test(previous) && !afterMarker;
       if (m && !glued && text[end] !== "(") {
-        markers.push({ index: i, length: m[0].length, numbers: m[1]!.split(",").map((n) => Number(n.trim())) });
+        // At a line's start and followed by `:`, it is a link reference definition, not a citation: escaped.
+        if (lead && text[end] === ":") escapes.push(end - 1);
+        else {
+          markers.push({ index: i, length: m[0].length, numbers: numbersOf(m[1]!) });
+          // Inside brackets a `](` may close as a link's text: that `]` is escaped.
+          if (brackets.length > 0) brackets[brackets.length - 1]!.marker = true;
+        }
         i = end;
         previous = "]";
         afterMarker = true;
+        lead = false;
         continue;
       }
+      if (c === "[") {
+        if (brackets.length === MAX_BRACKETS) brackets.shift();
+        brackets.push({ lead, marker: false });
+      }
+    }
+    if (c === "]" && brackets.length > 0) {
+      if (i + 1 === text.length && !final) return hold(i);
+      // Closed, a bracket's marker is its outer bracket's too.
+      const closed = brackets.pop()!;
+      if (closed.marker && brackets.length > 0) brackets[brackets.length - 1]!.marker = true;
+      if ((closed.marker && text[i + 1] === "(") || (closed.lead && text[i + 1] === ":")) escapes.push(i);
     }
     if (c === "\n") lineStart = true;
+    else if (lead && !/[ \t>*+\-0-9.)]/.test(c)) lead = false;
     previous = c;
     afterMarker = false;
     i++;
   }
-  return { markers, safe: text.length, state: { fence, lineStart, previous, afterMarker } };
+  return { markers, escapes, safe: text.length, state: { fence, lineStart, previous, afterMarker, lead, brackets } };
 }
 
-/** The citation markers of a whole reply (see `scan` for what is not one). */
 export function citationMarkers(text: string): CitationMarker[] {
   return scan(text, START, true).markers;
 }
@@ -149,23 +221,51 @@ export function createCitationRenumberer(referenceCount: number) {
   const order: number[] = [];
   let held = "";
   let state = START;
+  /** A space held back before a possible marker (see renumber). */
+  let pending = "";
 
-  const renumber = (text: string, markers: readonly CitationMarker[]) => {
+  /**
+   * The settled text with its markers renumbered and its escapes written. A number past the references (or a
+   * marker of none but such numbers) is dropped: left, it would read as a citation of nothing, or of another
+   * reference once the others are renumbered.
+   */
+  const renumber = (text: string, markers: readonly CitationMarker[], escapes: readonly number[], final: boolean) => {
+    const edits = [
+      ...markers.map((m) => ({ index: m.index, length: m.length, numbers: m.numbers })),
+      ...escapes.map((index) => ({ index, length: 0, numbers: null })),
+    ].sort((a, b) => a.index - b.index);
     let out = "";
     let at = 0;
-    for (const { index, length, numbers } of markers) {
-      if (numbers.some((n) => n < 1 || n > referenceCount)) continue;
-      const mapped = numbers.map((n) => {
+    let before = pending;
+    for (const { index, length, numbers } of edits) {
+      if (numbers === null) {
+        out += `${text.slice(at, index)}\\`;
+        at = index;
+        continue;
+      }
+      const valid = numbers.filter((n) => n >= 1 && n <= referenceCount);
+      const mapped = valid.map((n) => {
         if (!newNumber.has(n)) {
           order.push(n);
           newNumber.set(n, order.length);
         }
         return newNumber.get(n)!;
       });
-      out += `${text.slice(at, index)}[${mapped.join(", ")}]`;
+      if (mapped.length > 0) out += `${text.slice(at, index)}[${[...new Set(mapped)].join(", ")}]`;
+      // A dropped marker takes the space before it along: "holds [99]." reads "holds.".
+      else if (index > at && text[index - 1] === " ") out += text.slice(at, index - 1);
+      else if (index === 0) before = "";
+      else out += text.slice(at, index);
       at = index + length;
     }
-    return out + text.slice(at);
+    let whole = before + out + text.slice(at);
+    // A last space waits for what follows: a marker dropped after it takes the space along.
+    pending = "";
+    if (!final && whole.endsWith(" ") && (held === "" || /^[[［]/.test(held))) {
+      pending = " ";
+      whole = whole.slice(0, -1);
+    }
+    return whole;
   };
 
   const take = (final: boolean) => {
@@ -173,7 +273,7 @@ export function createCitationRenumberer(referenceCount: number) {
     const settled = held.slice(0, result.safe);
     held = held.slice(result.safe);
     state = result.state;
-    return renumber(settled, result.markers);
+    return renumber(settled, result.markers, result.escapes, final);
   };
 
   return {
