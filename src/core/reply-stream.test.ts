@@ -54,3 +54,10 @@ describe("relay's references", () => {
     expect(final).toEqual(["https://x/api.html#get"]);
   });
 });
+
+describe("relay's text", () => {
+  it("drops control characters a terminal would act on and bidirectional overrides, keeping tabs, newlines and RTL marks", async () => {
+    const { text } = await run(["Set\u0000 a\u0007 \u001b[31mtimeout\u001b[0m [2]", "\u202e.gnp\u202c\tok\r\nשלום\u200f [1]\u2066x\u2069."]);
+    expect(text).toBe("Set a [31mtimeout[0m [1].gnp\tok\r\nשלום\u200f [2]x.");
+  });
+});

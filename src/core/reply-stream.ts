@@ -28,7 +28,15 @@ export async function* fixedReply(text: string, promptTokens: number, completion
 }
 
 /**
- * Passes the model's deltas through with citation markers renumbered in
+ * Control characters a reply has no use for, which a terminal (an MCP or CLI client) would act on (NUL, BEL, ESC
+ * starting an ANSI sequence) and the bidirectional overrides and isolates that can make text read in another order
+ * than it is written ("Trojan Source"). Tab, line feed and carriage return stay, as do the left-to-right and
+ * right-to-left marks that right-to-left text uses.
+ */
+const UNSAFE_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * Passes the model's deltas through, less UNSAFE_CONTROLS, with citation markers renumbered in
  * order of first use, keeps the references in that order (the sections the
  * reply cites; when it cites none, one per page given), appends the
  * references block when asked, and settles usage.
@@ -55,9 +63,10 @@ export async function* relay(
   try {
     for await (const part of stream) {
       if (part.type === "text-delta") {
-        if (!part.delta) continue;
-        text += part.delta;
-        yield* emit(citations.push(part.delta));
+        const delta = part.delta.replace(UNSAFE_CONTROLS, "");
+        if (!delta) continue;
+        text += delta;
+        yield* emit(citations.push(delta));
       } else if (part.type === "finish") {
         finish = part;
       } else {
