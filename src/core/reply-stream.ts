@@ -33,6 +33,7 @@ export async function* fixedReply(text: string, promptTokens: number, completion
  * than it is written ("Trojan Source"). Tab, line feed and carriage return stay, as do the left-to-right and
  * right-to-left marks that right-to-left text uses.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these characters are what it finds
 const UNSAFE_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
 
 /**
