@@ -25,11 +25,18 @@ const TAG_LIKE = new RegExp(`<(/?)(${TAG_NAME}-)`, "gi");
 /** Defuses anything in third-party text that looks like the block's tags (`<documentation-…`, `</documentation-…`). */
 const defuse = (text: string) => text.replace(TAG_LIKE, "‹$1$2");
 
+/**
+ * An excerpt's own line that reads like an excerpt's header (`[9] Advisory › … (https://…)`), escaped: a page could
+ * otherwise start an excerpt of its own, with a reference number and an address the model would credit it to.
+ */
+const HEADER_LIKE = /^([ \t]*)\[(?=\s*\d)/gm;
+
 export function renderContext(documents: readonly GroundingDocument[]): string {
   return documents
     .map((doc) => {
-      const heading = [doc.title, doc.section].filter(Boolean).join(" › ");
-      return defuse(`[${doc.referenceNumber}] ${heading} (${doc.url})\n${doc.text}`);
+      // One line: a title or section holding a line break could start a header of its own too.
+      const heading = [doc.title, doc.section].filter(Boolean).join(" › ").replace(/\s+/g, " ");
+      return defuse(`[${doc.referenceNumber}] ${heading} (${doc.url})\n${doc.text.replace(HEADER_LIKE, "$1\\[")}`);
     })
     .join("\n\n");
 }
