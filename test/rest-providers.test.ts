@@ -72,6 +72,29 @@ describe("REST with provider models", () => {
     expect(turns.at(-1)!.content.lastIndexOf(`</${tag}>`)).toBeLessThan(turns.at(-1)!.content.indexOf("How do I physically"));
   });
 
+  it.each([
+    ["provider_a", { refusal: true }],
+    ["provider_b", { finish: "refusal" }],
+  ] as const)("%s: a model's refusal is the reply, ends as content_filter, and draws on no page", async (model, how) => {
+    const text = "I can't help with that request.";
+    fake.queue({ kind: "reply", text, ...how }, { kind: "reply", text, ...how });
+    const whole = (await client.chat.completions.create(params(model))) as OpenAI.Chat.ChatCompletion & { url_references: string[] };
+    expect(whole.choices[0]!.message.content).toBe(text);
+    expect(whole.choices[0]!.finish_reason).toBe("content_filter");
+    expect(whole.url_references).toEqual([]);
+    const chunks: Array<OpenAI.Chat.ChatCompletionChunk & { url_references: string[] }> = [];
+    for await (const chunk of await client.chat.completions.create({ ...params(model), stream: true })) chunks.push(chunk as (typeof chunks)[number]);
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? "").join("")).toBe(text);
+    expect(chunks.every((c) => c.url_references.length === 0)).toBe(true);
+  });
+
+  it("an empty reply draws on no page", async () => {
+    fake.queue({ kind: "reply", text: "" });
+    const whole = (await client.chat.completions.create(params("provider_a"))) as OpenAI.Chat.ChatCompletion & { url_references: string[] };
+    expect(whole.choices[0]!.message.content).toBe("");
+    expect(whole.url_references).toEqual([]);
+  });
+
   it("lists only the sections a model cites, renumbered in citation order", async () => {
     const ask = (extra: object = {}) => post({ ...params("provider_a"), messages: [{ role: "user", content: "vacuum cluster index table" }], ...extra });
     fake.queue({ kind: "reply", text: "See this page [3] and again [3]." }, { kind: "reply", text: "See this page [3] and again [3]." });
@@ -80,17 +103,17 @@ describe("REST with provider models", () => {
       .split("\n\n")
       .filter((f) => f.startsWith("data: {"))
       .map((f) => JSON.parse(f.slice(6)));
-    // Before any citation, chunks list every candidate page.
-    const candidates: string[] = chunks[0].url_references;
-    expect(candidates.length).toBe(3);
-    // [3] is the excerpt the prompt numbered 3: a section of one of those pages.
+    // [3] is the excerpt the prompt numbered 3.
     const third = /^\[3\] .* \((\S+)\)$/m.exec(
       fake.requests
         .at(-1)!
         .body.messages.map((m: { content: string }) => m.content)
         .join("\n"),
     )![1]!;
-    expect(candidates.map(pageOf)).toContain(pageOf(third));
+    // Before the citation, chunks list no page; from it on, the one it cites.
+    expect(chunks[0].url_references).toEqual([]);
+    expect(chunks.map((c) => c.url_references.length)).toContain(1);
+    expect(chunks.every((c) => c.url_references.length === 0 || (c.url_references.length === 1 && c.url_references[0] === third))).toBe(true);
     const whole: any = await (await ask()).json();
     expect(whole.choices[0].message.content).toBe("See this page [1] and again [1].");
     expect(whole.url_references).toEqual([third]);

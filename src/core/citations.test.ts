@@ -135,7 +135,9 @@ describe("what a model writes cannot send a citation elsewhere", () => {
   it("drops numbers past the references: left, they would cite nothing, or another page once renumbered", () => {
     expect(renumbered("Tokens [3]. They rotate daily [1, 99].", 3)).toEqual({ text: "Tokens [1]. They rotate daily [2].", order: [3, 1] });
     expect(renumbered("Both [5, 6] hold.", 5)).toEqual({ text: "Both [1] hold.", order: [5] });
-    expect(renumbered("Nothing [99] here, nor [7, 8].", 3)).toEqual({ text: "Nothing here, nor.", order: [] });
+    expect(renumbered("Nothing [99] here, nor [7, 8] there.", 3)).toEqual({ text: "Nothing here, nor there.", order: [] });
+    const split = createCitationRenumberer(3);
+    expect(["Nothing ", "[", "99] here"].map((d) => split.push(d)).join("") + split.flush()).toBe("Nothing here");
   });
 
   it("reads a citation glued to a word of a script written without spaces, and full-width markers", () => {

@@ -221,8 +221,9 @@ export function createCitationRenumberer(referenceCount: number) {
   const order: number[] = [];
   let held = "";
   let state = START;
-  /** A space held back before a possible marker (see renumber). */
+  /** A space held back before a possible marker, and the last character given out (see renumber). */
   let pending = "";
+  let emitted = "";
 
   /**
    * The settled text with its markers renumbered and its escapes written. A number past the references (or a
@@ -251,20 +252,27 @@ export function createCitationRenumberer(referenceCount: number) {
         }
         return newNumber.get(n)!;
       });
-      if (mapped.length > 0) out += `${text.slice(at, index)}[${[...new Set(mapped)].join(", ")}]`;
+      if (mapped.length > 0) {
+        out += `${text.slice(at, index)}[${[...new Set(mapped)].join(", ")}]`;
+        at = index + length;
+        continue;
+      }
       // A dropped marker takes the space before it along: "holds [99]." reads "holds.".
-      else if (index > at && text[index - 1] === " ") out += text.slice(at, index - 1);
-      else if (index === 0) before = "";
+      if (index > at && text[index - 1] === " ") out += text.slice(at, index - 1);
+      else if (index === 0 && before === " ") before = "";
       else out += text.slice(at, index);
       at = index + length;
+      // When the space before it has gone out already, the space after it goes instead.
+      if (index === 0 && !pending && emitted === " " && text[at] === " ") at++;
     }
     let whole = before + out + text.slice(at);
-    // A last space waits for what follows: a marker dropped after it takes the space along.
+    // A space before what may yet be a marker waits for it: a marker dropped after it takes the space along.
     pending = "";
-    if (!final && whole.endsWith(" ") && (held === "" || /^[[［]/.test(held))) {
+    if (!final && whole.endsWith(" ") && /^[[［]/.test(held)) {
       pending = " ";
       whole = whole.slice(0, -1);
     }
+    if (whole) emitted = whole.slice(-1);
     return whole;
   };
 

@@ -85,7 +85,9 @@ export async function* relay(
     return;
   }
   yield* emit(citations.flush());
-  const final = citations.order.length > 0 ? cited() : grounding.pages;
+  // A reply that cites nothing drew on the pages given, unless it said nothing or declined (a refusal, a content filter).
+  const drewOnNothing = text.trim() === "" || finish.finishReason === "content_filter";
+  const final = citations.order.length > 0 ? cited() : drewOnNothing ? [] : grounding.pages;
   if (final.length !== last.length || final.some((r, i) => r !== last[i])) yield { type: "references", references: final };
   if (includeReferences && final.length > 0) yield { type: "text-delta", delta: referencesBlock(final) };
   yield {

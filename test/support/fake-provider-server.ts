@@ -8,7 +8,8 @@ import type { AddressInfo } from "node:net";
  */
 export type Script =
   /** `delayMs`: the wait before a JSON reply, or between streamed pieces. */
-  | { kind: "reply"; text: string; finish?: string; usage?: { input: number; output: number; reasoning?: number }; delayMs?: number }
+  /** `refusal`: OpenAI's refusal, sent as `refusal` instead of `content` (Anthropic says it with `finish: "refusal"`). */
+  | { kind: "reply"; text: string; finish?: string; usage?: { input: number; output: number; reasoning?: number }; delayMs?: number; refusal?: boolean }
   /** Stream `text` in pieces but close the connection after `cutAfter` pieces, without finishing. */
   | { kind: "cut"; text: string; cutAfter: number }
   /** Stream forever (slowly) until the client goes away. */
@@ -115,7 +116,8 @@ export async function startFakeProviderServer(defaultScript: Script = { kind: "r
       const usage = script.kind === "reply" ? script.usage : undefined;
       res.writeHead(200, { "content-type": "application/json" });
       finished = true;
-      res.end(JSON.stringify(anthropic ? anthropicMessage(model, text, usage) : openaiCompletion(model, text, usage)));
+      const refused = script.kind === "reply" && script.refusal === true;
+      res.end(JSON.stringify(anthropic ? anthropicMessage(model, text, usage) : openaiCompletion(model, text, usage, refused)));
       return;
     }
 
@@ -143,10 +145,11 @@ export async function startFakeProviderServer(defaultScript: Script = { kind: "r
         send(null, openaiChunk(model, { role: "assistant", content: "" }, null));
       }
     };
+    const refusal = script.kind === "reply" && script.refusal === true;
     const delta = (text: string) =>
       anthropic
         ? send("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } })
-        : send(null, openaiChunk(model, { content: text }, null));
+        : send(null, openaiChunk(model, refusal ? { refusal: text } : { content: text }, null));
 
     start();
     if (script.kind === "hang") return;
@@ -244,13 +247,15 @@ function openaiChunk(model: string, delta: object, finish: string | null) {
   };
 }
 
-function openaiCompletion(model: string, text: string, usage?: { input: number; output: number; reasoning?: number }) {
+function openaiCompletion(model: string, text: string, usage?: { input: number; output: number; reasoning?: number }, refusal = false) {
   return {
     id: "chatcmpl-fake",
     object: "chat.completion",
     created: 1,
     model,
-    choices: [{ index: 0, message: { role: "assistant", content: text, refusal: null }, logprobs: null, finish_reason: "stop" }],
+    choices: [
+      { index: 0, message: { role: "assistant", content: refusal ? null : text, refusal: refusal ? text : null }, logprobs: null, finish_reason: "stop" },
+    ],
     usage: openaiUsage(usage ?? { input: 42, output: pieces(text).length }),
   };
 }
