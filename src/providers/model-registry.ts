@@ -93,19 +93,21 @@ export function createModelRegistry(config: Config, countTokens: (text: string) 
   else agent = [slots.get("provider_a")!, slots.get("provider_b")!].find((s) => s.model) ?? offline;
   slots.set("agent", withOtherProvider(agent));
 
-  // Structured output: the agent switches to AGENT_STRUCTURED_MODEL, by default
-  // the first configured provider (the offline generator cannot write to a schema).
+  // Structured output: the agent switches to AGENT_STRUCTURED_MODEL, by default to a configured provider model
+  // other than its own (the spec's switch), else to the one configured (the offline generator cannot write to a schema).
   const structuredChoice = config.AGENT_STRUCTURED_MODEL;
   let structured: Slot;
   if (structuredChoice === "provider_a" || structuredChoice === "provider_b") structured = slots.get(structuredChoice)!;
   else if (structuredChoice.startsWith("openai:")) structured = openai(structuredChoice.slice(7), "agent");
   else if (structuredChoice.startsWith("anthropic:")) structured = anthropic(structuredChoice.slice(10), "agent");
   else {
-    structured = [slots.get("provider_a")!, slots.get("provider_b")!].find((s) => s.model) ?? {
-      model: null,
-      resolvesTo: "none",
-      missing: "OPENAI_API_KEY or ANTHROPIC_API_KEY (or AGENT_STRUCTURED_MODEL)",
-    };
+    const configured = [slots.get("provider_a")!, slots.get("provider_b")!].filter((s) => s.model);
+    structured = configured.find((s) => s.resolvesTo !== agent.resolvesTo) ??
+      configured[0] ?? {
+        model: null,
+        resolvesTo: "none",
+        missing: "OPENAI_API_KEY or ANTHROPIC_API_KEY (or AGENT_STRUCTURED_MODEL)",
+      };
   }
 
   structured = withOtherProvider(structured);
