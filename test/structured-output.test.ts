@@ -91,11 +91,14 @@ describe("structured output", () => {
     expect(response.status).toBe(502);
     expect(((await response.json()) as any).error).toMatchObject({ code: "invalid_structured_output" });
 
+    // Streamed, the reply is whole before any of it is sent: refused with its status, not after a 200 has begun.
     fake.queue({ kind: "reply", text: INVALID }, { kind: "reply", text: INVALID });
-    const streamed = await (await post(body("provider_b", { stream: true }))).text();
-    const frames = streamed.split("\n\n").filter(Boolean);
-    expect(JSON.parse(frames.at(-1)!.slice(6)).error.code).toBe("invalid_structured_output");
-    expect(streamed).not.toContain('"command"');
+    const streamed = await post(body("provider_b", { stream: true }));
+    expect(streamed.status).toBe(502);
+    expect(streamed.headers.get("content-type")).toMatch(/^application\/json/);
+    const refused = await streamed.text();
+    expect(JSON.parse(refused).error.code).toBe("invalid_structured_output");
+    expect(refused).not.toContain('"command"');
   });
 
   it("streams the JSON as deltas whose concatenation is the non-streamed content and validates", async () => {

@@ -1,4 +1,4 @@
-import type { OpenedCompletion } from "./chat-part.ts";
+import type { ChatPart, OpenedCompletion } from "./chat-part.ts";
 import type { ChatCompletionRequest } from "./chat-request.ts";
 import { lastUserText, retrievalQuery } from "./conversation-query.ts";
 import { bestCoverage, COVERAGE_BARS, coversQuestion, type EverydayShare } from "./coverage-judge.ts";
@@ -257,8 +257,12 @@ export function createChatEngine(deps: ChatEngineDeps) {
     const { stream } = started;
     // With AGENT_FALLBACK another provider may have answered: say which.
     const served = started.answeredBy ? { ...base, ...started.answeredBy } : base;
-    if (format)
-      return { ...served, parts: structuredReply(stream, { model, call, format, validator: deps.schemaValidator, countTokens: deps.countTokens, caller }) };
+    if (format) {
+      // A structured reply is whole before any of it is sent: waited for here, so a reply that never validates is
+      // refused with its status (502) rather than after a stream has begun with 200.
+      const parts = structuredReply(stream, { model, call, format, validator: deps.schemaValidator, countTokens: deps.countTokens, caller });
+      return { ...served, parts: await settledFirst(parts) };
+    }
     return {
       ...served,
       parts: relay(stream, model, () => countPromptTokens(prompt, deps.countTokens), deps.countTokens, grounded, request.include_references === true),
@@ -280,4 +284,15 @@ export function createChatEngine(deps: ChatEngineDeps) {
   }
 
   return { open, search };
+}
+
+/** The parts with the first one already read: thrown when it is an error, so it is refused before a response begins. */
+async function settledFirst(parts: AsyncGenerator<ChatPart>): Promise<AsyncIterable<ChatPart>> {
+  const first = await parts.next();
+  if (!first.done && first.value.type === "error") throw first.value.error;
+  return (async function* () {
+    if (first.done) return;
+    yield first.value;
+    yield* parts;
+  })();
 }
