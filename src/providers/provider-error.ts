@@ -40,8 +40,9 @@ export function mapProviderError(error: unknown, label: ProviderLabel): unknown 
   }
   if (e.name === "APIConnectionError" || e.status === undefined) {
     // A connection's own error names addresses on the service's network: logged (the cause), not told.
-    const said = e.name === "APIConnectionError" ? "" : `: ${detail}`;
-    return new DocentError("BAD_GATEWAY", `${who} could not be reached or broke off${said}`, {
+    // An error the provider sent inside its stream is its own report, said as such.
+    const said = e.name === "APIConnectionError" ? `${who} could not be reached or broke off` : `${who} reported an error during the reply: ${detail}`;
+    return new DocentError("BAD_GATEWAY", said, {
       retryable: true,
       retryAfter,
       cause: error,
@@ -91,15 +92,22 @@ export function mapProviderError(error: unknown, label: ProviderLabel): unknown 
  */
 export function publicDetail(message: string): string {
   // Cut first: the patterns below are linear per start but run from many starts, and a message can be megabytes.
-  return message
-    .slice(0, 2000)
-    .replace(/\n\s+at\s[\s\S]*$/, "")
-    .replace(/\b(bearer|basic)\s+\S+/gi, "$1 [redacted]")
-    .replace(/\/\/[^\s/@]+@/g, "//[redacted]@")
-    .replace(/\b(?:sk|pk|rk|ak|key|api[-_]?key|token|secret)[-_][\w-]{6,}/gi, "[redacted]")
-    .replace(/[A-Za-z0-9+/_=-]{32,}/g, "[redacted]")
-    .replace(/(?:[A-Za-z]:)?(?:[\\/][\w.@-]+){2,}(?::\d+){0,2}/g, "[path]")
-    .replace(/\s+/g, " ")
-    .trim()
-    .slice(0, 300);
+  return (
+    message
+      .slice(0, 2000)
+      .replace(/\n\s+at\s[\s\S]*$/, "")
+      .replace(/\b(bearer|basic)\s+\S+/gi, "$1 [redacted]")
+      // `token=…`, `secret: …`, `password=…`: the name kept, what it names not.
+      .replace(/\b(password|passwd|pwd|secret|token|credentials?|api[-_]?key|key|auth(?:orization)?)(\s*[=:]\s*)[^\s,;&)]+/gi, "$1$2[redacted]")
+      .replace(/\/\/[^\s/@]+@/g, "//[redacted]@")
+      .replace(/\b(?:sk|pk|rk|ak|key|api[-_]?key|token|secret)[-_][\w-]{6,}/gi, "[redacted]")
+      .replace(/[A-Za-z0-9+/_=-]{32,}/g, "[redacted]")
+      .replace(/(?:[A-Za-z]:)?(?:[\\/][\w.@-]+){2,}(?::\d+){0,2}/g, "[path]")
+      // Addresses on the provider's (or the service's) network: an IP, or a host with its port.
+      .replace(/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\b/g, "[address]")
+      .replace(/\b(?:(?:[A-Za-z0-9][\w-]*\.)+[A-Za-z][\w-]*|localhost):\d{2,5}\b/g, "[address]")
+      .replace(/\s+/g, " ")
+      .trim()
+      .slice(0, 300)
+  );
 }

@@ -75,6 +75,19 @@ describe("openai model over the wire", () => {
       expect(error.message).toMatch(/Context too long for your key Bearer \[redacted\]/);
       expect(error.message).not.toMatch(/sk-probe|sk-live|\/srv\/|at run|hunter2/);
     }
+    // Secrets written as name=value, and addresses on the provider's network.
+    server.queue({
+      kind: "status",
+      status: 500,
+      message: "Upstream failed: token=abcd1234efgh5678, secret: hunter2; password=p4ss at internal host 10.2.3.4:8080 and cache.internal:6379",
+    });
+    const error = await modelFor(server)
+      .doStream(contractCall())
+      .catch((e) => e);
+    expect(error.message).toMatch(
+      /Upstream failed: token=\[redacted\], secret: \[redacted\]; password=\[redacted\] at internal host \[address\] and \[address\]/,
+    );
+    expect(error.message).not.toMatch(/abcd1234|hunter2|p4ss|10\.2\.3\.4|cache\.internal|8080|6379/);
   });
 
   it("ends a stream whose event never ends (no blank line) once it is past the size of any chunk, not holding it all", async () => {
