@@ -48,6 +48,12 @@ describe("relay's references", () => {
     expect(cited.text).toBe("Only the API [1].\n\nReferences:\n[1] https://x/api.html#get: https://x/api.html#get");
   });
 
+  it("lists no page for the reply the prompt asks for when the excerpts do not answer, or an empty one", async () => {
+    expect((await run(["The knowledge sources ", "do not cover this question."])).lists).toEqual([]);
+    expect((await run(["I'm sorry: the knowledge sources do NOT cover  this question"])).lists).toEqual([]);
+    expect((await run(["  "])).lists).toEqual([]);
+  });
+
   it("never rewrites code that looks like a marker, nor adds the page it seems to cite", async () => {
     const { text, final } = await run(["Read the second argument with `sys.argv[", "2]` [3]", ", or argv[2] in C [3]."]);
     expect(text).toBe("Read the second argument with `sys.argv[2]` [1], or argv[2] in C [1].");

@@ -2,6 +2,7 @@ import type { ChatPart } from "./chat-part.ts";
 import { createCitationRenumberer } from "./citations.ts";
 import { DocentError, isAbortError, toDocentError } from "./errors.ts";
 import type { LanguageModel, ModelStreamPart, TokenUsage } from "./language-model.ts";
+import { NOT_COVERED_SENTENCE } from "./prompt.ts";
 import { type Grounding, type Reference, referencesBlock } from "./references.ts";
 import { settleUsage } from "./settle-usage.ts";
 
@@ -85,8 +86,9 @@ export async function* relay(
     return;
   }
   yield* emit(citations.flush());
-  // A reply that cites nothing drew on the pages given, unless it said nothing or declined (a refusal, a content filter).
-  const drewOnNothing = text.trim() === "" || finish.finishReason === "content_filter";
+  // A reply that cites nothing drew on the pages given, unless it said nothing or declined: a refusal, a content
+  // filter, or the sentence the prompt asks for when the excerpts do not answer.
+  const drewOnNothing = text.trim() === "" || finish.finishReason === "content_filter" || saysNotCovered(text);
   const final = citations.order.length > 0 ? cited() : drewOnNothing ? [] : grounding.pages;
   if (final.length !== last.length || final.some((r, i) => r !== last[i])) yield { type: "references", references: final };
   if (includeReferences && final.length > 0) yield { type: "text-delta", delta: referencesBlock(final) };
@@ -95,4 +97,14 @@ export async function* relay(
     finishReason: finish.finishReason,
     usage: settleUsage(finish.usage, { prompt: promptTokens, completion: () => countTokens(text) }),
   };
+}
+
+/** Whether a reply holds the sentence the prompt asks a model for when the excerpts do not answer (case and spacing aside). */
+const folded = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .replace(/[“”"']/g, "");
+function saysNotCovered(text: string): boolean {
+  return folded(text).includes(folded(NOT_COVERED_SENTENCE).replace(/\.$/, ""));
 }
