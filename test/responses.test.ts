@@ -386,7 +386,7 @@ describe("the Responses API", () => {
     const token = await (await fetch(`${server.url}/graphql/stream`, { method: "PUT", headers: { authorization: `Bearer ${server.key}` } })).text();
     const withToken = await post(ask(), { authorization: `Bearer ${token}`, "x-graphql-event-stream-token": token });
     expect(withToken.status).toBe(401);
-    expect(((await withToken.json()) as any).error.type).toBe("authentication_error");
+    expect(((await withToken.json()) as any).error.type).toBe("invalid_request_error");
   });
 
   describe("through the Vercel AI SDK's default openai() provider", () => {

@@ -90,7 +90,7 @@ describe("REST over raw HTTP", () => {
 
   it("requires a valid, unrevoked key on every /v1 route", async () => {
     for (const path of ["/v1/models", "/v1/sources"]) {
-      await expectError(await fetch(`${server.url}${path}`), 401, { code: "missing_api_key", type: "authentication_error" });
+      await expectError(await fetch(`${server.url}${path}`), 401, { code: "missing_api_key", type: "invalid_request_error" });
     }
     await expectError(await post(question, { authorization: "Bearer dk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }), 401, { code: "invalid_api_key" });
     await expectError(await post(question, { authorization: "Basic abc" }), 401, { code: "missing_api_key" });

@@ -20,8 +20,8 @@ export interface OpenAIErrorBody {
   error: { message: string; type: string; param: string | null; code: string | null };
 }
 
+/** OpenAI's error types: a missing or wrong key is an `invalid_request_error` there too (code `invalid_api_key`). */
 function errorType(status: number): string {
-  if (status === 401) return "authentication_error";
   if (status === 429) return "rate_limit_error";
   if (status >= 500) return "server_error";
   return "invalid_request_error";

@@ -11,7 +11,7 @@ export const ErrorBody = z
   .strictObject({
     error: z.strictObject({
       message: z.string(),
-      type: z.string().meta({ description: "invalid_request_error, authentication_error, rate_limit_error or server_error" }),
+      type: z.string().meta({ description: "invalid_request_error (also for a missing or wrong key, as OpenAI says it), rate_limit_error or server_error" }),
       param: z.string().nullable(),
       code: z.string().nullable(),
     }),
