@@ -1,5 +1,6 @@
 import type OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CompletionOutcome } from "../src/core/completion-outcome.ts";
 import type { FakeProviderServer } from "./support/fake-provider-server.ts";
 import { pageOf, type ServerWithProviders, startServerWithProviders, type TestServer } from "./support/test-server.ts";
 
@@ -86,6 +87,17 @@ describe("REST with provider models", () => {
     for await (const chunk of await client.chat.completions.create({ ...params(model), stream: true })) chunks.push(chunk as (typeof chunks)[number]);
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? "").join("")).toBe(text);
     expect(chunks.every((c) => c.url_references.length === 0)).toBe(true);
+  });
+
+  it("a reply saying the excerpts do not answer lists no page and is recorded as a refusal, as the coverage judge's are", async () => {
+    const outcomes: CompletionOutcome[] = [];
+    server.services.completionObservers.push({ onCompletion: (outcome) => void outcomes.push(outcome) });
+    fake.queue({ kind: "reply", text: "The knowledge sources do not cover this question." }, { kind: "reply", text: "Use CLUSTER [1]." });
+    const declined = (await client.chat.completions.create(params("provider_a"))) as OpenAI.Chat.ChatCompletion & { url_references: string[] };
+    expect(declined.url_references).toEqual([]);
+    expect(outcomes.at(-1)!.grounding).toMatchObject({ refused: true });
+    await client.chat.completions.create(params("provider_a"));
+    expect(outcomes.at(-1)!.grounding).toMatchObject({ refused: false });
   });
 
   it("an empty reply draws on no page", async () => {

@@ -29,6 +29,16 @@ export function createOutcomeRecorder(
   let usage = NO_USAGE;
   let reported: Promise<void> | undefined;
 
+  /**
+   * What the refusal was decided on, and whether the reply refused: a model that answered from sources it was given
+   * but cited none of them, having declined or said nothing, refused as surely as the coverage judge would have.
+   */
+  function groundingOf(status: CompletionOutcome["status"]) {
+    const grounding = opened.grounding ?? null;
+    const declined = grounding !== null && !grounding.refused && status === "completed" && opened.sources.length > 0 && references.length === 0;
+    return declined ? { ...grounding, refused: true } : grounding;
+  }
+
   function end(status: CompletionOutcome["status"], error: unknown = null): Promise<void> {
     if (reported) return reported;
     const failure = error === null ? null : toDocentError(error);
@@ -43,7 +53,7 @@ export function createOutcomeRecorder(
       modelId: opened.modelId,
       sourceIds: opened.sources.map((s) => s.id),
       references,
-      grounding: opened.grounding ?? null,
+      grounding: groundingOf(status),
       status,
       finishReason,
       usage,
