@@ -156,3 +156,52 @@ describe("what a model writes cannot send a citation elsewhere", () => {
     expect(out + r.flush()).toBe(`A stray \` opens nothing [1].${"x".repeat(3 * MAX_HELD_CHARS)}`);
   });
 });
+
+describe("reading Markdown's blocks as a renderer does", () => {
+  it("ends a code span at a line that starts another block, so a definition after it is still found", () => {
+    for (const opener of ["- ", "> ", "# "]) {
+      const out = renumbered(`See [1] \`x\n${opener}[1]: http://evil.example/\n\``).text;
+      expect(anchors(out), opener).toEqual([]);
+    }
+  });
+
+  it("takes a fence only with at most three spaces' indent and, for backticks, no backtick in its info string", () => {
+    for (const reply of ["See [1].\n\n    ```\n[1]: http://evil.example/\n", "See [1].\n\n```a`\n\n[1]: http://evil.example/"]) {
+      expect(anchors(renumbered(reply).text), reply).toEqual([]);
+    }
+  });
+
+  it("closes a fence only with a line holding nothing but the run, so code after an info-string line stays code", () => {
+    const reply = "```\nx\n```js\ny = a [3]\n```\nSee [2].";
+    expect(renumbered(reply)).toEqual({ text: "```\nx\n```js\ny = a [3]\n```\nSee [1].", order: [2] });
+  });
+
+  it("reads the same however the reply is split: a code span longer than MAX_HELD_CHARS is literal either way", () => {
+    const long = "x".repeat(MAX_HELD_CHARS + 100);
+    for (const reply of [`See \`code [2] ${long} [3]\` and [1].`, `a \`${long}\` b [2] \`c [3]\``, "a [99].", "see [4, 5]. [1]"]) {
+      const whole = createCitationRenumberer(3);
+      const all = whole.push(reply) + whole.flush();
+      for (const size of [1, 7, 64]) {
+        const split = createCitationRenumberer(3);
+        let out = "";
+        for (let at = 0; at < reply.length; at += size) out += split.push(reply.slice(at, at + size));
+        expect(out + split.flush(), `${size}`).toBe(all);
+        expect(split.order).toEqual(whole.order);
+      }
+    }
+  });
+
+  it("stays linear on backtick runs of growing length, which closed nothing", () => {
+    const reply = Array.from({ length: 600 }, (_, k) => `${"`".repeat(k + 1)}a`).join("");
+    const started = performance.now();
+    citationMarkers(reply);
+    const r = createCitationRenumberer(1);
+    for (let at = 0; at < reply.length; at += 4) r.push(reply.slice(at, at + 4));
+    r.flush();
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  it("reads a full-width marker before a colon as a citation: only ASCII brackets make a definition", () => {
+    expect(renumbered("［2］: see above.", 2)).toEqual({ text: "[1]: see above.", order: [2] });
+  });
+});

@@ -36,8 +36,10 @@ const partialMarkerAt = (text: string, i: number) => {
   PARTIAL_MARKER.lastIndex = i;
   return PARTIAL_MARKER.test(text);
 };
-const FENCE = /[ \t]*(`{3,}|~{3,})/y;
-const PARAGRAPH_END = /\n[ \t]*\n/;
+/** A fence line: at most three spaces' indent (four make indented code), the run, then its info string. */
+const FENCE = / {0,3}(`{3,}|~{3,})([^\n]*)/y;
+/** Where a paragraph (and any code span in it) ends: a blank line, or a line that starts another block. */
+const PARAGRAPH_END = /\n(?:[ \t]*\n| {0,3}(?:>|[-+*][ \t]|\d{1,9}[.)][ \t]|#{1,6}(?:[ \t]|\n|$)|`{3}|~{3}))/;
 /** What a backslash escapes in Markdown: one ASCII punctuation character. */
 export const ESCAPABLE = /^[!-/:-@[-`{-~]$/;
 /**
@@ -101,9 +103,13 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
       if (!final && !tooLong(i) && (lineEnd < 0 ? /^[ \t`~]*$/.test(text.slice(i)) : false)) return hold(i);
       // A blank line ends the paragraph, and any link it could have held.
       if (lineEnd >= 0 && /^[ \t]*$/.test(text.slice(i, lineEnd))) brackets.length = 0;
-      if (f && (!fence || (f[1]![0] === fence[0] && f[1]!.length >= fence.length))) {
+      // A backtick fence's info string holds no backtick; a closing fence, nothing but spaces.
+      const info = f?.[2] ?? "";
+      const opens = f !== null && !fence && !(f[1]![0] === "`" && info.includes("`"));
+      const closes = f !== null && fence !== null && f[1]![0] === fence[0] && f[1]!.length >= fence.length && info.trim() === "";
+      if (opens || closes) {
         if (lineEnd < 0 && !final && !tooLong(i)) return hold(i);
-        fence = fence ? null : f[1]!;
+        fence = fence ? null : f![1]!;
         brackets.length = 0;
         i = lineEnd < 0 ? text.length : lineEnd + 1;
         previous = "\n";
@@ -139,26 +145,32 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
       let run = 1;
       while (text[i + run] === "`") run++;
       lead = false;
-      if (i + run === text.length && !final && !tooLong(i)) return hold(i);
-      // A code span closes with a run as long, within its paragraph; an unclosed run is literal text.
-      const ticks = "`".repeat(run);
+      if (i + run === text.length && !final && run < MAX_HELD_CHARS) return hold(i);
+      // A code span closes with a run as long, within its paragraph and within MAX_HELD_CHARS of where it opens
+      // (a longer one's backticks are literal text, read so however the reply is split); an unclosed run is literal.
+      const limit = i + MAX_HELD_CHARS;
       let close = -1;
-      for (let k = text.indexOf(ticks, i + run); k >= 0; k = text.indexOf(ticks, k + 1)) {
-        if (text[k - 1] !== "`" && text[k + run] !== "`") {
+      let closeEnd = -1;
+      for (let k = text.indexOf("`", i + run); k >= 0 && k < limit; k = text.indexOf("`", closeEnd)) {
+        // Whole runs at a time: a run inside a longer one closes nothing.
+        closeEnd = k;
+        while (text[closeEnd] === "`") closeEnd++;
+        if (closeEnd - k === run && closeEnd <= limit) {
           close = k;
           break;
         }
       }
       // A closing run at the very end may yet grow (more backticks to come), and then would not close.
-      if (close >= 0 && close + run === text.length && !final && !tooLong(i)) return hold(i);
+      if (close >= 0 && closeEnd === text.length && !final) return hold(i);
       // Only the text up to the closing run is searched for a paragraph's end: a reply of many spans stays linear.
       if (close >= 0 && !PARAGRAPH_END.test(text.slice(i + run, close))) {
-        i = close + run;
+        i = closeEnd;
         previous = "`";
         afterMarker = false;
         continue;
       }
-      if (!final && close < 0 && !tooLong(i) && !PARAGRAPH_END.test(text.slice(i + run))) return hold(i);
+      // Not closed yet: it may be, while its window and paragraph are still open.
+      if (!final && close < 0 && text.length < limit && !PARAGRAPH_END.test(text.slice(i + run))) return hold(i);
       i += run;
       previous = "`";
       afterMarker = false;
@@ -172,7 +184,7 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
       const glued = GLUED.test(previous) && !afterMarker;
       if (m && !glued && text[end] !== "(") {
         // At a line's start and followed by `:`, it is a link reference definition, not a citation: escaped.
-        if (lead && text[end] === ":") escapes.push(end - 1);
+        if (lead && text[end] === ":" && c === "[" && text[end - 1] === "]") escapes.push(end - 1);
         else {
           markers.push({ index: i, length: m[0].length, numbers: numbersOf(m[1]!) });
           // Inside brackets a `](` may close as a link's text: that `]` is escaped.
@@ -221,9 +233,8 @@ export function createCitationRenumberer(referenceCount: number) {
   const order: number[] = [];
   let held = "";
   let state = START;
-  /** A space held back before a possible marker, and the last character given out (see renumber). */
+  /** A last space held back until what follows it is known (see renumber). */
   let pending = "";
-  let emitted = "";
 
   /**
    * The settled text with its markers renumbered and its escapes written. A number past the references (or a
@@ -262,17 +273,14 @@ export function createCitationRenumberer(referenceCount: number) {
       else if (index === 0 && before === " ") before = "";
       else out += text.slice(at, index);
       at = index + length;
-      // When the space before it has gone out already, the space after it goes instead.
-      if (index === 0 && !pending && emitted === " " && text[at] === " ") at++;
     }
     let whole = before + out + text.slice(at);
-    // A space before what may yet be a marker waits for it: a marker dropped after it takes the space along.
+    // A last space waits for what follows it: a marker dropped after it takes the space along, however the reply is split.
     pending = "";
-    if (!final && whole.endsWith(" ") && /^[[［]/.test(held)) {
+    if (!final && whole.endsWith(" ")) {
       pending = " ";
       whole = whole.slice(0, -1);
     }
-    if (whole) emitted = whole.slice(-1);
     return whole;
   };
 

@@ -64,6 +64,13 @@ describe("relay's references", () => {
 describe("relay's text", () => {
   it("drops control characters a terminal would act on and bidirectional overrides, keeping tabs, newlines and RTL marks", async () => {
     const { text } = await run(["Set\u0000 a\u0007 \u001b[31mtimeout\u001b[0m [2]", "\u202e.gnp\u202c\tok\r\nשלום\u200f [1]\u2066x\u2069."]);
-    expect(text).toBe("Set a [31mtimeout[0m [1].gnp\tok\r\nשלום\u200f [2]x.");
+    expect(text).toBe("Set a [31mtimeout[0m [1].gnp\tok\nשלום\u200f [2]x.");
+  });
+});
+
+describe("relay's line ends", () => {
+  it("reads CR and CRLF as line ends, so no link reference definition hides behind them", async () => {
+    expect((await run(["See [1].\r\r[1]: http://evil.example/"])).text).toBe("See [1].\n\n[1\\]: http://evil.example/");
+    expect((await run(["See [2].\r", "\n\r", "\n[2]: http://evil.example/"])).text).toBe("See [1].\n\n[2\\]: http://evil.example/");
   });
 });

@@ -31,8 +31,8 @@ export async function* fixedReply(text: string, promptTokens: number, completion
 /**
  * Control characters a reply has no use for, which a terminal (an MCP or CLI client) would act on (NUL, BEL, ESC
  * starting an ANSI sequence) and the bidirectional overrides and isolates that can make text read in another order
- * than it is written ("Trojan Source"). Tab, line feed and carriage return stay, as do the left-to-right and
- * right-to-left marks that right-to-left text uses.
+ * than it is written ("Trojan Source"). Tab and line ends stay (a carriage return as a line feed), as do the
+ * left-to-right and right-to-left marks that right-to-left text uses.
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these characters are what it finds
 const UNSAFE_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
@@ -57,6 +57,7 @@ export async function* relay(
   // While the reply runs: the sections it has cited so far (the opened completion's references are none),
   // so every list a stream shows is the start of the final one.
   let last: readonly Reference[] = [];
+  let carriageReturn = false;
   const cited = () => citations.order.map((n) => grounding.references[n - 1]!);
   function* emit(out: string): Generator<ChatPart> {
     if (citations.order.length !== last.length) yield { type: "references", references: (last = cited()) };
@@ -65,7 +66,11 @@ export async function* relay(
   try {
     for await (const part of stream) {
       if (part.type === "text-delta") {
-        const delta = part.delta.replace(UNSAFE_CONTROLS, "");
+        let delta = part.delta.replace(UNSAFE_CONTROLS, "");
+        // Line ends as `\n` (the citation reader's), a CRLF split across deltas included.
+        if (carriageReturn && delta.startsWith("\n")) delta = delta.slice(1);
+        if (delta) carriageReturn = delta.endsWith("\r");
+        delta = delta.replace(/\r\n?/g, "\n");
         if (!delta) continue;
         text += delta;
         yield* emit(citations.push(delta));
