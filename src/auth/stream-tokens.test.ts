@@ -32,6 +32,15 @@ describe("graphql-sse stream tokens", () => {
     expect(tokens.hold("never-issued")).toBeTypeOf("function");
   });
 
+  it("never give up a held token to make room, for its own key or for others", () => {
+    const tokens = createStreamTokens({ max: 3, perKey: 3 });
+    const open = tokens.issue("k");
+    tokens.hold(open);
+    for (let i = 0; i < 5; i++) tokens.issue("k");
+    for (let i = 0; i < 5; i++) tokens.issue(`other-${i}`);
+    expect(tokens.use(open)).toBe("k");
+  });
+
   it("one key reserving in a loop gives up its own oldest tokens, never another key's", () => {
     const tokens = createStreamTokens({ max: 100, perKey: 4 });
     const others = Array.from({ length: 90 }, (_, i) => tokens.issue(`other-${i}`));

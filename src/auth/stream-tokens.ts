@@ -39,15 +39,21 @@ export function createStreamTokens({
       const token = randomBytes(24).toString("base64url");
       // A key past its share gives up its own least recently used token: one key reserving
       // streams in a loop cannot push every other key's tokens out of the table.
+      // A token whose stream is open is never given up: its stream's operations are sent with it.
       if ((held.get(keyId) ?? 0) >= perKey) {
         for (const [oldest, entry] of tokens)
-          if (entry.keyId === keyId) {
+          if (entry.keyId === keyId && entry.holds === 0) {
             remove(oldest);
             break;
           }
       }
       // Oldest first: a Map keeps insertion order, and use re-inserts.
-      if (tokens.size >= max) remove(tokens.keys().next().value!);
+      if (tokens.size >= max)
+        for (const [oldest, entry] of tokens)
+          if (entry.holds === 0) {
+            remove(oldest);
+            break;
+          }
       tokens.set(token, { keyId, lastUsed: now(), holds: 0 });
       held.set(keyId, (held.get(keyId) ?? 0) + 1);
       return token;

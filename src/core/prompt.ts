@@ -35,14 +35,14 @@ const defuse = (text: string) => text.replace(TAG_LIKE, "‹$1$2");
  * An excerpt's own line that reads like an excerpt's header (`[9] Advisory › … (https://…)`), escaped: a page could
  * otherwise start an excerpt of its own, with a reference number and an address the model would credit it to.
  */
-const HEADER_LIKE = /^([ \t]*)\[(?=\s*\d)/gm;
+const HEADER_LIKE = /^([\p{Zs}\t>]*)([[［])(?=\s*[\d０-９])/gmu;
 
 export function renderContext(documents: readonly GroundingDocument[]): string {
   return documents
     .map((doc) => {
       // One line: a title or section holding a line break could start a header of its own too.
       const heading = [doc.title, doc.section].filter(Boolean).join(" › ").replace(/\s+/g, " ");
-      return defuse(`[${doc.referenceNumber}] ${heading} (${doc.url})\n${doc.text.replace(HEADER_LIKE, "$1\\[")}`);
+      return defuse(`[${doc.referenceNumber}] ${heading} (${doc.url})\n${doc.text.replace(HEADER_LIKE, "$1\\$2")}`);
     })
     .join("\n\n");
 }

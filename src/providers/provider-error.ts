@@ -98,7 +98,8 @@ export function publicDetail(message: string): string {
       .replace(/\n\s+at\s[\s\S]*$/, "")
       .replace(/\b(bearer|basic)\s+\S+/gi, "$1 [redacted]")
       // `token=…`, `secret: …`, `password=…`: the name kept, what it names not.
-      .replace(/\b(password|passwd|pwd|secret|token|credentials?|api[-_]?key|key|auth(?:orization)?)(\s*[=:]\s*)[^\s,;&)]+/gi, "$1$2[redacted]")
+      // (four characters at least: "key: is invalid" names no key)
+      .replace(/\b(password|passwd|pwd|secret|token|credentials?|api[-_]?key|key|auth(?:orization)?)(\s*[=:]\s*)[^\s,;&)]{4,}/gi, "$1$2[redacted]")
       .replace(/\/\/[^\s/@]+@/g, "//[redacted]@")
       .replace(/\b(?:sk|pk|rk|ak|key|api[-_]?key|token|secret)[-_][\w-]{6,}/gi, "[redacted]")
       .replace(/[A-Za-z0-9+/_=-]{32,}/g, "[redacted]")
