@@ -131,7 +131,8 @@ describe("npm start under a service manager", () => {
     await stream.first;
     process.kill(server.pid, "SIGTERM");
     const sse = await stream.done;
-    expect(contentOf(sse)).toMatch(/^(more )+$/);
+    // Cut where it stood (a last space still waiting for what follows it may not have gone out).
+    expect(contentOf(sse)).toMatch(/^more( more)* ?$/);
     expect(sse).not.toContain("[DONE]");
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(await refusesConnections(url)).toBe(true);

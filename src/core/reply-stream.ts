@@ -77,16 +77,20 @@ export async function* relay(
       } else if (part.type === "finish") {
         finish = part;
       } else {
+        yield* emit(citations.flush());
         yield { type: "error", error: toDocentError(part.error) };
         return;
       }
     }
   } catch (error) {
+    // Cut short, the reply still gives out what it held back (a last space, a partial marker) before it ends.
+    yield* emit(citations.flush());
     if (isAbortError(error)) return;
     yield { type: "error", error: toDocentError(error) };
     return;
   }
   if (!finish) {
+    yield* emit(citations.flush());
     yield { type: "error", error: new DocentError("BAD_GATEWAY", `The ${model.provider} stream ended before the reply was complete.`, { retryable: true }) };
     return;
   }
