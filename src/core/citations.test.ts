@@ -1,4 +1,8 @@
 import { Marked } from "marked";
+import type { Nodes } from "mdast";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfm } from "micromark-extension-gfm";
 import { describe, expect, it } from "vitest";
 import { citationMarkers, createCitationRenumberer, MAX_HELD_CHARS } from "./citations.ts";
 
@@ -199,6 +203,27 @@ describe("reading Markdown's blocks as a renderer does", () => {
     for (let at = 0; at < reply.length; at += 4) r.push(reply.slice(at, at + 4));
     r.flush();
     expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  it("ends a code span at a thematic break, a setext underline or an HTML block, and a list item's fence with the item", () => {
+    for (const middle of ["***", "___", "===", "---", "<!-- -->"]) {
+      expect(anchors(renumbered(`[1] \`\n${middle}\n[1]: /u\n\``).text), middle).toEqual([]);
+    }
+    expect(anchors(renumbered("[1]\n\n- a\n  ```\n[1]: /u").text)).toEqual([]);
+    // Inside the item, the fence still holds its code.
+    expect(renumbered("[2]\n\n- a\n  ```\n  x [1]\n  ```\n").text).toBe("[1]\n\n- a\n  ```\n  x [1]\n  ```\n");
+  });
+
+  it("escapes a link's end around a marker however deep the brackets nest", () => {
+    const reply = `${"[".repeat(33)}${"]".repeat(32)} [1]](/u)`;
+    // micromark reads this nesting as a link (marked does not).
+    const links: string[] = [];
+    const visit = (node: Nodes) => {
+      if (node.type === "link") links.push(node.url);
+      if ("children" in node) for (const child of node.children) visit(child);
+    };
+    visit(fromMarkdown(renumbered(reply).text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }));
+    expect(links).toEqual([]);
   });
 
   it("reads a full-width marker before a colon as a citation: only ASCII brackets make a definition", () => {

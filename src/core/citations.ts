@@ -10,6 +10,8 @@ export interface CitationMarker {
 /** What the scan knows at a point of the text: inside a fenced block or not, at a line's start or not, what came before. */
 interface ScanState {
   fence: string | null;
+  /** The fence's opening line's indent: a fence in a list item ends with the item (a line indented less). */
+  fenceIndent: number;
   lineStart: boolean;
   /** The character before, and whether it closed a marker (`[1][2]` is two markers, `a[1][2]` none). */
   previous: string;
@@ -18,6 +20,8 @@ interface ScanState {
   lead: boolean;
   /** The paragraph's open brackets, innermost last: whether each opened at a line's lead, and whether it holds a marker. */
   brackets: readonly Bracket[];
+  /** Open brackets below those kept (past MAX_BRACKETS): any of them closing as a link is escaped. */
+  forgotten: number;
 }
 
 interface Bracket {
@@ -25,7 +29,7 @@ interface Bracket {
   marker: boolean;
 }
 
-const START: ScanState = { fence: null, lineStart: true, previous: "", afterMarker: false, lead: true, brackets: [] };
+const START: ScanState = { fence: null, fenceIndent: 0, lineStart: true, previous: "", afterMarker: false, lead: true, brackets: [], forgotten: 0 };
 // References are numbered from 1, never zero-padded: `[01,31]` (a range in Python's docs) is text, not a marker.
 // Full-width brackets, digits and commas (`［1］`, `[１]`, NFKC's equivalents, as CJK text writes them) are read as the ASCII ones.
 const MARKER = /[[［]([1-9１-９][0-9０-９]{0,2}(?:\s*[,，]\s*[1-9１-９][0-9０-９]{0,2})*)[\]］]/y;
@@ -38,8 +42,11 @@ const partialMarkerAt = (text: string, i: number) => {
 };
 /** A fence line: at most three spaces' indent (four make indented code), the run, then its info string. */
 const FENCE = / {0,3}(`{3,}|~{3,})([^\n]*)/y;
-/** Where a paragraph (and any code span in it) ends: a blank line, or a line that starts another block. */
-const PARAGRAPH_END = /\n(?:[ \t]*\n| {0,3}(?:>|[-+*][ \t]|\d{1,9}[.)][ \t]|#{1,6}(?:[ \t]|\n|$)|`{3}|~{3}))/;
+/**
+ * Where a paragraph (and any code span in it) ends: a blank line, or a line that starts another block (a quote,
+ * a list item, a heading, a fence, a thematic break or setext underline, an HTML block: any line opening with `<`).
+ */
+const PARAGRAPH_END = /\n(?:[ \t]*\n| {0,3}(?:>|[-+*][ \t]|\d{1,9}[.)][ \t]|#{1,6}(?:[ \t]|\n|$)|`{3}|~{3}|<|(?:[-*_=][ \t]*)+(?:\n|$)))/;
 /** What a backslash escapes in Markdown: one ASCII punctuation character. */
 export const ESCAPABLE = /^[!-/:-@[-`{-~]$/;
 /**
@@ -84,13 +91,13 @@ const MAX_BRACKETS = 32;
 function scan(text: string, from: ScanState, final: boolean): ScanResult {
   const markers: CitationMarker[] = [];
   const escapes: number[] = [];
-  let { fence, lineStart, previous, afterMarker, lead } = from;
+  let { fence, fenceIndent, lineStart, previous, afterMarker, lead, forgotten } = from;
   const brackets = from.brackets.map((b) => ({ ...b }));
   const hold = (at: number): ScanResult => ({
     markers,
     escapes,
     safe: at,
-    state: { fence, lineStart, previous, afterMarker, lead, brackets: brackets.map((b) => ({ ...b })) },
+    state: { fence, fenceIndent, lineStart, previous, afterMarker, lead, brackets: brackets.map((b) => ({ ...b })), forgotten },
   });
   const tooLong = (at: number) => text.length - at > MAX_HELD_CHARS;
   let i = 0;
@@ -102,15 +109,24 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
       // A line that could still become a fence waits for its end.
       if (!final && !tooLong(i) && (lineEnd < 0 ? /^[ \t`~]*$/.test(text.slice(i)) : false)) return hold(i);
       // A blank line ends the paragraph, and any link it could have held.
-      if (lineEnd >= 0 && /^[ \t]*$/.test(text.slice(i, lineEnd))) brackets.length = 0;
+      if (lineEnd >= 0 && /^[ \t]*$/.test(text.slice(i, lineEnd))) {
+        brackets.length = 0;
+        forgotten = 0;
+      }
+      // A fence opened in a list item ends with the item: at a line that is not blank and indented less.
+      let indent = 0;
+      while (text[i + indent] === " ") indent++;
+      if (fence && fenceIndent > 0 && indent < fenceIndent && i + indent < text.length && text[i + indent] !== "\n") fence = null;
       // A backtick fence's info string holds no backtick; a closing fence, nothing but spaces.
       const info = f?.[2] ?? "";
       const opens = f !== null && !fence && !(f[1]![0] === "`" && info.includes("`"));
       const closes = f !== null && fence !== null && f[1]![0] === fence[0] && f[1]!.length >= fence.length && info.trim() === "";
       if (opens || closes) {
         if (lineEnd < 0 && !final && !tooLong(i)) return hold(i);
+        fenceIndent = fence ? 0 : indent;
         fence = fence ? null : f![1]!;
         brackets.length = 0;
+        forgotten = 0;
         i = lineEnd < 0 ? text.length : lineEnd + 1;
         previous = "\n";
         afterMarker = false;
@@ -197,11 +213,19 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
         continue;
       }
       if (c === "[") {
-        if (brackets.length === MAX_BRACKETS) brackets.shift();
+        // Past the nesting kept, the outermost is forgotten (counted: its `](` is escaped, as it may hold a marker).
+        if (brackets.length === MAX_BRACKETS) {
+          brackets.shift();
+          forgotten++;
+        }
         brackets.push({ lead, marker: false });
       }
     }
-    if (c === "]" && brackets.length > 0) {
+    if (c === "]" && brackets.length === 0 && forgotten > 0) {
+      if (i + 1 === text.length && !final) return hold(i);
+      forgotten--;
+      if (text[i + 1] === "(" || text[i + 1] === ":") escapes.push(i);
+    } else if (c === "]" && brackets.length > 0) {
       if (i + 1 === text.length && !final) return hold(i);
       // Closed, a bracket's marker is its outer bracket's too.
       const closed = brackets.pop()!;
@@ -214,7 +238,7 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
     afterMarker = false;
     i++;
   }
-  return { markers, escapes, safe: text.length, state: { fence, lineStart, previous, afterMarker, lead, brackets } };
+  return { markers, escapes, safe: text.length, state: { fence, fenceIndent, lineStart, previous, afterMarker, lead, brackets, forgotten } };
 }
 
 export function citationMarkers(text: string): CitationMarker[] {
