@@ -18,7 +18,10 @@ export function createStreamTokens({
   perKey?: number;
   now?: () => number;
 } = {}) {
-  const tokens = new Map<string, { keyId: string; lastUsed: number; holds: number }>();
+  /** Each token's key, when it was last used, and how many open streams hold it. */
+  type Entry = { keyId: string; lastUsed: number; holds: number };
+  const tokens = new Map<string, Entry>();
+  /** Tokens per key. */
   const held = new Map<string, number>();
   const remove = (token: string) => {
     const entry = tokens.get(token);
@@ -29,10 +32,18 @@ export function createStreamTokens({
     else held.delete(entry.keyId);
   };
   // Re-inserted: the most recently used go last.
-  const touch = (token: string, entry: { lastUsed: number }) => {
+  const touch = (token: string, entry: Entry) => {
     tokens.delete(token);
     entry.lastUsed = now();
-    tokens.set(token, entry as { keyId: string; lastUsed: number; holds: number });
+    tokens.set(token, entry);
+  };
+  /** Gives up the least recently used token that `may` allows and no open stream holds. */
+  const evictOldest = (may: (entry: Entry) => boolean) => {
+    for (const [oldest, entry] of tokens)
+      if (entry.holds === 0 && may(entry)) {
+        remove(oldest);
+        return;
+      }
   };
   return {
     issue(keyId: string): string {
@@ -40,20 +51,9 @@ export function createStreamTokens({
       // A key past its share gives up its own least recently used token: one key reserving
       // streams in a loop cannot push every other key's tokens out of the table.
       // A token whose stream is open is never given up: its stream's operations are sent with it.
-      if ((held.get(keyId) ?? 0) >= perKey) {
-        for (const [oldest, entry] of tokens)
-          if (entry.keyId === keyId && entry.holds === 0) {
-            remove(oldest);
-            break;
-          }
-      }
+      if ((held.get(keyId) ?? 0) >= perKey) evictOldest((entry) => entry.keyId === keyId);
       // Oldest first: a Map keeps insertion order, and use re-inserts.
-      if (tokens.size >= max)
-        for (const [oldest, entry] of tokens)
-          if (entry.holds === 0) {
-            remove(oldest);
-            break;
-          }
+      if (tokens.size >= max) evictOldest(() => true);
       tokens.set(token, { keyId, lastUsed: now(), holds: 0 });
       held.set(keyId, (held.get(keyId) ?? 0) + 1);
       return token;

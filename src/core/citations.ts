@@ -107,7 +107,7 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
       FENCE.lastIndex = i;
       const f = FENCE.exec(text);
       // A line that could still become a fence waits for its end.
-      if (!final && !tooLong(i) && (lineEnd < 0 ? /^[ \t`~]*$/.test(text.slice(i)) : false)) return hold(i);
+      if (!final && !tooLong(i) && lineEnd < 0 && /^[ \t`~]*$/.test(text.slice(i))) return hold(i);
       // A blank line ends the paragraph, and any link it could have held.
       if (lineEnd >= 0 && /^[ \t]*$/.test(text.slice(i, lineEnd))) {
         brackets.length = 0;
