@@ -226,6 +226,16 @@ describe("reading Markdown's blocks as a renderer does", () => {
     expect(links).toEqual([]);
   });
 
+  it("leaves a link's destination and a URL's path as written: a `[2]` there is an address, no citation", () => {
+    expect(renumbered("See [the guide]([2]) and [3].")).toEqual({ text: "See [the guide]([2]) and [1].", order: [3] });
+    expect(renumbered("See [x](https://e.x/a_(b)/[2]?q=[1]) [3] and http://e.x/[2]/ or <https://e.x/[1]>.")).toEqual({
+      text: "See [x](https://e.x/a_(b)/[2]?q=[1]) [1] and http://e.x/[2]/ or <https://e.x/[1]>.",
+      order: [3],
+    });
+    // A title may follow the destination, and the link's end is where prose starts again.
+    expect(renumbered('[x](/u "t") [2] [y](/v) [1]').text).toBe('[x](/u "t") [1] [y](/v) [2]');
+  });
+
   it("reads a full-width marker before a colon as a citation: only ASCII brackets make a definition", () => {
     expect(renumbered("［2］: see above.", 2)).toEqual({ text: "[1]: see above.", order: [2] });
   });

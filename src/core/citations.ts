@@ -22,6 +22,8 @@ interface ScanState {
   brackets: readonly Bracket[];
   /** Open brackets below those kept (past MAX_BRACKETS): any of them closing as a link is escaped. */
   forgotten: number;
+  /** Inside a link's destination (`[text](here)`): -1 not, else its open parentheses; no marker is read there. */
+  destination: number;
 }
 
 interface Bracket {
@@ -29,7 +31,17 @@ interface Bracket {
   marker: boolean;
 }
 
-const START: ScanState = { fence: null, fenceIndent: 0, lineStart: true, previous: "", afterMarker: false, lead: true, brackets: [], forgotten: 0 };
+const START: ScanState = {
+  fence: null,
+  fenceIndent: 0,
+  lineStart: true,
+  previous: "",
+  afterMarker: false,
+  lead: true,
+  brackets: [],
+  forgotten: 0,
+  destination: -1,
+};
 // References are numbered from 1, never zero-padded: `[01,31]` (a range in Python's docs) is text, not a marker.
 // Full-width brackets, digits and commas (`［1］`, `[１]`, NFKC's equivalents, as CJK text writes them) are read as the ASCII ones.
 const MARKER = /[[［]([1-9１-９][0-9０-９]{0,2}(?:\s*[,，]\s*[1-9１-９][0-9０-９]{0,2})*)[\]］]/y;
@@ -50,12 +62,12 @@ const PARAGRAPH_END = /\n(?:[ \t]*\n| {0,3}(?:>|[-+*][ \t]|\d{1,9}[.)][ \t]|#{1,
 /** What a backslash escapes in Markdown: one ASCII punctuation character. */
 export const ESCAPABLE = /^[!-/:-@[-`{-~]$/;
 /**
- * An identifier, a call or an index before `[`: `argv[2]`, `f()[0]`, `a[1][2]`; or a backslash: `\[1]` is an escaped
- * bracket, not a marker. Scripts written without spaces between words (Chinese, Japanese, Thai…) glue a citation to
+ * An identifier, a call or an index before `[`: `argv[2]`, `f()[0]`, `a[1][2]`; a path or URL (`http://e.x/[3]`);
+ * or a backslash: `\[1]` is an escaped bracket, not a marker. Scripts written without spaces between words (Chinese, Japanese, Thai…) glue a citation to
  * the word before it (`超时默认为10秒[4]。`): a letter of theirs is no identifier.
  */
 const GLUED =
-  /(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}])[\p{L}\p{N}_)\]}\\]/u;
+  /(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}])[\p{L}\p{N}_)\]}\\/]/u;
 /**
  * Most text held back waiting for a code span or fence line to close: past it, the backtick run is read as
  * literal text, so one stray backtick cannot hold a whole reply back (nor make each delta rescan all of it).
@@ -91,13 +103,13 @@ const MAX_BRACKETS = 32;
 function scan(text: string, from: ScanState, final: boolean): ScanResult {
   const markers: CitationMarker[] = [];
   const escapes: number[] = [];
-  let { fence, fenceIndent, lineStart, previous, afterMarker, lead, forgotten } = from;
+  let { fence, fenceIndent, lineStart, previous, afterMarker, lead, forgotten, destination } = from;
   const brackets = from.brackets.map((b) => ({ ...b }));
   const hold = (at: number): ScanResult => ({
     markers,
     escapes,
     safe: at,
-    state: { fence, fenceIndent, lineStart, previous, afterMarker, lead, brackets: brackets.map((b) => ({ ...b })), forgotten },
+    state: { fence, fenceIndent, lineStart, previous, afterMarker, lead, brackets: brackets.map((b) => ({ ...b })), forgotten, destination },
   });
   const tooLong = (at: number) => text.length - at > MAX_HELD_CHARS;
   let i = 0;
@@ -146,6 +158,20 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
       continue;
     }
     const c = text[i]!;
+    // A link's destination is an address, not prose: a `[2]` in it is no citation, and it is left as written.
+    if (destination >= 0 && !/[ \t\n]/.test(c)) {
+      if (c === "\\" && i + 1 === text.length && !final) return hold(i);
+      const step = c === "\\" && ESCAPABLE.test(text[i + 1] ?? "") ? 2 : 1;
+      // It ends at the `)` that balances its parentheses (or at a space: a title may follow).
+      if (step === 1 && c === "(") destination++;
+      else if (step === 1 && c === ")") destination--;
+      previous = text[i + step - 1]!;
+      afterMarker = false;
+      lead = false;
+      i += step;
+      continue;
+    }
+    destination = -1;
     // A backslash escapes the ASCII punctuation after it, as in Markdown: `\`` opens no code span, `\[1]` is no marker.
     if (c === "\\") {
       if (i + 1 === text.length && !final) return hold(i);
@@ -231,6 +257,15 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
       const closed = brackets.pop()!;
       if (closed.marker && brackets.length > 0) brackets[brackets.length - 1]!.marker = true;
       if ((closed.marker && text[i + 1] === "(") || (closed.lead && text[i + 1] === ":")) escapes.push(i);
+      else if (text[i + 1] === "(") {
+        // A link: its destination follows.
+        destination = 0;
+        previous = "(";
+        afterMarker = false;
+        lead = false;
+        i += 2;
+        continue;
+      }
     }
     if (c === "\n") lineStart = true;
     else if (lead && !/[ \t>*+\-0-9.)]/.test(c)) lead = false;
@@ -238,7 +273,7 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
     afterMarker = false;
     i++;
   }
-  return { markers, escapes, safe: text.length, state: { fence, fenceIndent, lineStart, previous, afterMarker, lead, brackets, forgotten } };
+  return { markers, escapes, safe: text.length, state: { fence, fenceIndent, lineStart, previous, afterMarker, lead, brackets, forgotten, destination } };
 }
 
 export function citationMarkers(text: string): CitationMarker[] {
