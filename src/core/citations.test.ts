@@ -136,6 +136,17 @@ describe("what a model writes cannot send a citation elsewhere", () => {
     expect(renumbered("See [Python](https://python.org) [1].").text).toBe("See [Python](https://python.org) [1].");
   });
 
+  it("escapes a raw HTML anchor, which a renderer would make a link of: a citation inside it links nowhere else", () => {
+    const reply = 'Timeouts default to 10 s <a href="https://evil.example/x">[2]</a> and <A\nhref="https://evil.example/y">here</a>.';
+    const { text, order } = renumbered(reply);
+    expect(text).toBe('Timeouts default to 10 s \\<a href="https://evil.example/x">[1]</a> and \\<A\nhref="https://evil.example/y">here</a>.');
+    expect(order).toEqual([2]);
+    // What a renderer shows is the tag as text (a GFM renderer links the bare URL in it as itself).
+    expect(new Marked({ gfm: true }).parse(text)).not.toMatch(/<a href="https:\/\/evil\.example\/[xy]">/);
+    // In code, and as other tags or text, it is left alone.
+    expect(renumbered("Write `<a href=x>[1]</a>` or <b>[1]</b>, a <abbr>, a<b.").text).toBe("Write `<a href=x>[1]</a>` or <b>[1]</b>, a <abbr>, a<b.");
+  });
+
   it("drops numbers past the references: left, they would cite nothing, or another page once renumbered", () => {
     expect(renumbered("Tokens [3]. They rotate daily [1, 99].", 3)).toEqual({ text: "Tokens [1]. They rotate daily [2].", order: [3, 1] });
     expect(renumbered("Both [5, 6] hold.", 5)).toEqual({ text: "Both [1] hold.", order: [5] });

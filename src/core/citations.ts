@@ -218,6 +218,11 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
       afterMarker = false;
       continue;
     }
+    // A raw HTML anchor (`<a href=…>[1]</a>`) would link a citation anywhere: its `<` is escaped, so it shows as text.
+    if (c === "<") {
+      if (!final && text.length - i < 3 && /^<[aA]?$/.test(text.slice(i))) return hold(i);
+      if (/^<[aA][\s>/]/.test(text.slice(i, i + 3))) escapes.push(i);
+    }
     if (c === "[" || c === "［") {
       MARKER.lastIndex = i;
       const m = MARKER.exec(text);
