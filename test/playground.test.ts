@@ -314,8 +314,8 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
         else expect(site).toBe(` (${new URL(href!).host})`);
       }
       expect(links.filter((link) => link.site === " (evil.example)").map((link) => link.text)).toEqual(["l", "З"]);
-      // Exactly the markers the server reads in the answer it sent (`argv[1]` and `\\[1]` are text), but for the two
-      // in a link's title and address, which stay its text. The server escapes the end of a link or image whose
+      // Exactly the markers the server reads in the answer it sent (`argv[1]`, `\\[1]` and a link's address are text),
+      // but for the one in a link's title, which stays its text. The server escapes the end of a link or image whose
       // text holds a marker, so `![[1]](…)` is no image, and drops bidi controls before it reads code spans.
       const sent = await fetch(`${running.server.url}/v1/chat/completions`, {
         method: "POST",
@@ -323,7 +323,7 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
         body: JSON.stringify({ model: "provider_a", sources: [running.server.sources.pg], messages: [{ role: "user", content: ON_TOPIC }] }),
       });
       const answer: string = ((await sent.json()) as any).choices[0].message.content;
-      expect(await page.$$("#answer sup.cite")).toHaveLength(citationMarkers(answer).length - 2);
+      expect(await page.$$("#answer sup.cite")).toHaveLength(citationMarkers(answer).length - 1);
       expect(await page.$$("#answer img")).toHaveLength(0);
       expect(await page.textContent("#answer")).toContain("Pass sys.argv[1] or [1] as is.");
       // No placeholder of the page's own is left (the forged ones are the answer's text, shown as written).

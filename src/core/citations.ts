@@ -82,6 +82,10 @@ interface ScanResult {
   state: ScanState;
 }
 
+/** The start of an HTML element that links, loads or acts, as a renderer passing HTML would read it; its longest name + 1. */
+const ACTIVE_TAG = /^<(?:a|area|audio|base|embed|form|frame|iframe|image|img|input|link|meta|object|picture|script|source|svg|video)[\s>/]/i;
+const ACTIVE_TAG_CHARS = 8;
+
 /** Nesting past which the outermost open bracket is forgotten (a link's text nests a few levels at most). */
 const MAX_BRACKETS = 32;
 
@@ -218,10 +222,11 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
       afterMarker = false;
       continue;
     }
-    // A raw HTML anchor (`<a href=…>[1]</a>`) would link a citation anywhere: its `<` is escaped, so it shows as text.
-    if (c === "<") {
-      if (!final && text.length - i < 3 && /^<[aA]?$/.test(text.slice(i))) return hold(i);
-      if (/^<[aA][\s>/]/.test(text.slice(i, i + 3))) escapes.push(i);
+    // Raw HTML that links or loads (`<a href=…>[1]</a>`, `<img src=…>`) would link a citation anywhere or send a
+    // renderer to any address as it shows the reply: its `<` is escaped, so it shows as text. So is an image's `!`.
+    if (c === "<" || c === "!") {
+      if (!final && text.length - i <= ACTIVE_TAG_CHARS && (c === "!" ? i + 1 === text.length : /^<[a-zA-Z]*$/.test(text.slice(i)))) return hold(i);
+      if (c === "!" ? text[i + 1] === "[" : ACTIVE_TAG.test(text.slice(i, i + ACTIVE_TAG_CHARS + 1))) escapes.push(i);
     }
     if (c === "[" || c === "［") {
       MARKER.lastIndex = i;
