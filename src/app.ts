@@ -3,8 +3,9 @@ import type { AppServices } from "./app-services.ts";
 import { createStreamTokens } from "./auth/stream-tokens.ts";
 import { badRequest, DocentError, notFound, toDocentError } from "./core/errors.ts";
 import type { Lease } from "./core/rate-limiter.ts";
-import { refusalResponse, thrownClientError, withErrorCodes } from "./graphql/errors.ts";
-import { createGraphQLHandler, streamTokenOf } from "./graphql/yoga.ts";
+import { refusalResponse, streamErrorResponse, thrownClientError, withErrorCodes } from "./graphql/errors.ts";
+import { createStreamBacklogs } from "./graphql/stream-backlog.ts";
+import { createGraphQLHandler, releaseReservation, streamTokenOf } from "./graphql/yoga.ts";
 import { type AdmissionEnv, acquireMore, admission, callerOf, releasedWith } from "./http/admission.ts";
 import { allowedMethods } from "./http/allowed-methods.ts";
 import { jsonShapeError, limitBody } from "./http/body-limit.ts";
@@ -68,8 +69,13 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
   app.route("/v1", restRoutes({ ...admitDeps, engine: services.engine, resources: services.resources, maxBodyBytes, usage: services.usage }));
 
   // A key may hold as many open single-connection streams as it may have requests in progress.
-  const tokens = createStreamTokens({ perKey: Math.max(32, services.config.MAX_CONCURRENT_PER_KEY) });
-  const graphql = createGraphQLHandler(services, tokens);
+  // A token given up unopened lets its reservation go too; an open stream is closed when its reader falls behind.
+  let letGo = (_token: string) => {};
+  const tokens = createStreamTokens({ perKey: Math.max(32, services.config.MAX_CONCURRENT_PER_KEY), onDrop: (token) => letGo(token) });
+  const backlogs = createStreamBacklogs();
+  const graphql = createGraphQLHandler(services, tokens, backlogs);
+  letGo = (token) =>
+    void releaseReservation(graphql, token).catch((error) => logger.error({ err: error, interface: "graphql" }, "releasing a stream reservation failed"));
   app.use("/graphql", admission(admitDeps, { refuse: refusalResponse }));
   // Stream tokens are accepted only where graphql-sse's single-connection mode needs them.
   app.use(
@@ -105,6 +111,15 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
       refused.headers.set("allow", "GET, POST");
       return refused;
     }
+    // An operation (anything but the stream's own opening) goes into an open stream: graphql-sse would keep
+    // the results of one sent into a reserved stream until it opens, however long that is.
+    const token = streamTokenOf(c.req.raw);
+    const opening = (c.req.header("accept") ?? "*/*") === "text/event-stream";
+    if (c.req.path === "/graphql/stream" && token && !opening && ["GET", "POST"].includes(c.req.method) && tokens.unopened(token))
+      return streamErrorResponse(409, "Open the stream (GET with its token, accept: text/event-stream) before sending operations into it.");
+    // graphql-sse reserves a stream under whatever token a PUT brings: only the tokens docent issued (and lets go) may be reserved.
+    if (c.req.path === "/graphql/stream" && token && c.req.method === "PUT" && !tokens.unopened(token))
+      return streamErrorResponse(409, "A stream is reserved with PUT and the key alone; the token it answers is the stream's.");
     const admitted = c.get("admission");
     let response: Response;
     try {
@@ -117,13 +132,18 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
     if (c.req.path === "/graphql/stream" && response.status >= 400) return withErrorCodes(response);
     // The single-connection stream outlives its admission: it ends when its key is revoked or expires.
     // graphql-sse opens it for any request with the token that asks for events, a POST as well as a GET.
-    const token = streamTokenOf(c.req.raw);
     if (c.req.path !== "/graphql/stream" || !token || !response.body || !response.headers.get("content-type")?.startsWith("text/event-stream")) return response;
     // The admission watches the key for as long as the stream's body runs (its lease is held to the end);
     // an open stream keeps its token from lapsing, since operations may still be sent into it with the token.
     const { keySignal } = callerOf(admitted);
     if (!keySignal) throw new Error("The admission watches every admitted key.");
-    return new Response(endOnAbort(response.body, keySignal, tokens.hold(token)), response);
+    const release = tokens.hold(token);
+    const watched = backlogs.watch(token, response.body);
+    const ended = () => {
+      watched.end();
+      release();
+    };
+    return new Response(endOnAbort(watched.body, AbortSignal.any([keySignal, watched.signal]), ended), response);
   });
   const trpc = createTrpcHandler(services);
   // A refusal (of the caller, or of a body for its size or shape) is answered by tRPC itself (its error shape and status), from a bodiless copy of the request.

@@ -1,4 +1,9 @@
+import { getIntrospectionQuery } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStreamTokens } from "../src/auth/stream-tokens.ts";
+import { DocentError } from "../src/core/errors.ts";
+import { createStreamBacklogs } from "../src/graphql/stream-backlog.ts";
+import { createGraphQLHandler, releaseReservation } from "../src/graphql/yoga.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 
 /**
@@ -104,5 +109,69 @@ describe("GraphQL stream tokens", () => {
       body: JSON.stringify({ query: "{ sources { id } }", extensions: { operationId: "1" } }),
     });
     expect(withKey.status).toBe(404);
+  });
+
+  const sendInto = (token: string, query: string, operationId: string) =>
+    fetch(`${server.url}/graphql/stream`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-graphql-event-stream-token": token },
+      body: JSON.stringify({ query, extensions: { operationId } }),
+    });
+
+  it("takes operations only into an open stream: a reserved one would keep their results until it opens, without bound", async () => {
+    const token = await reserve(server.key);
+    const early = await sendInto(token, "{ sources { id } }", "1");
+    expect(early.status).toBe(409);
+    expect((await early.json()).errors[0].extensions.code).toBe("CONFLICT");
+    const controller = new AbortController();
+    const stream = await fetch(`${server.url}/graphql/stream?token=${encodeURIComponent(token)}`, {
+      headers: { accept: "text/event-stream" },
+      signal: controller.signal,
+    });
+    expect(stream.status).toBe(200);
+    expect((await sendInto(token, "{ sources { id } }", "2")).status).toBe(202);
+    const reader = stream.body!.getReader();
+    let text = "";
+    while (!text.includes('"id":"2"')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toContain("sources");
+    controller.abort();
+  });
+
+  it("closes an open stream whose reader has fallen far behind, so unread results cannot pile up in memory", async () => {
+    const token = await reserve(server.key);
+    const controller = new AbortController();
+    const stream = await fetch(`${server.url}/graphql/stream?token=${encodeURIComponent(token)}`, {
+      headers: { accept: "text/event-stream" },
+      signal: controller.signal,
+    });
+    expect(stream.status).toBe(200);
+    // Never read: each introspection result is about 100 KB; the stream may fall 16 MB behind (plus what sockets buffer).
+    let sent = 0;
+    let status = 202;
+    while (status === 202 && sent < 800) status = (await sendInto(token, getIntrospectionQuery(), String(sent++))).status;
+    expect(status).toBe(409);
+    expect(sent).toBeGreaterThan(100);
+    controller.abort();
+  }, 60_000);
+
+  it("reserves no token a client makes up: graphql-sse would keep a stream for each", async () => {
+    const made = await fetch(`${server.url}/graphql/stream`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${server.key}`, "x-graphql-event-stream-token": "made-up-token" },
+    });
+    expect(made.status).toBe(409);
+    expect((await made.json()).errors[0].extensions.code).toBe("CONFLICT");
+  });
+
+  it("lets a reservation go in graphql-sse when its token is given up unopened", async () => {
+    const graphql = createGraphQLHandler(server.services, createStreamTokens(), createStreamBacklogs());
+    const refused = { error: new DocentError("UNAUTHORIZED", "not used") };
+    const put = (headers: Record<string, string>) => graphql(new Request("http://localhost/graphql/stream", { method: "PUT", headers }), refused);
+    const token = await (await put({ authorization: `Bearer ${server.key}` })).text();
+    // Reserved: graphql-sse refuses to reserve it again.
+    expect((await put({ "x-graphql-event-stream-token": token })).status).toBe(409);
+    await releaseReservation(graphql, token);
+    // Let go: the same token can be reserved anew.
+    expect((await put({ "x-graphql-event-stream-token": token })).status).toBe(201);
   });
 });

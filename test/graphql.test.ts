@@ -164,6 +164,11 @@ describe("GraphQL", () => {
 
     // graphql-sse answers these itself, with no code or no body at all.
     const token = await (await fetch(`${server.url}/graphql/stream`, { method: "PUT", headers: auth })).text();
+    const reserved = await (await fetch(`${server.url}/graphql/stream`, { method: "PUT", headers: auth })).text();
+    // Operations go into an open stream.
+    const open = new AbortController();
+    const opened = await fetch(`${server.url}/graphql/stream?token=${token}`, { headers: { accept: "text/event-stream" }, signal: open.signal });
+    expect(opened.status).toBe(200);
     const cases: Array<[Promise<Response>, number, string]> = [
       [
         post("/graphql/stream", JSON.stringify({ query: "{ __typename }", extensions: { operationId: "x" } }), { "x-graphql-event-stream-token": "unknown" }),
@@ -171,7 +176,12 @@ describe("GraphQL", () => {
         "NOT_FOUND",
       ],
       [post("/graphql/stream", JSON.stringify({ query: "{ __typename }" }), { "x-graphql-event-stream-token": token }), 400, "BAD_REQUEST"],
-      [fetch(`${server.url}/graphql/stream`, { method: "PUT", headers: { "x-graphql-event-stream-token": token } }), 409, "CONFLICT"],
+      [fetch(`${server.url}/graphql/stream`, { method: "PUT", headers: { "x-graphql-event-stream-token": reserved } }), 409, "CONFLICT"],
+      [
+        post("/graphql/stream", JSON.stringify({ query: "{ __typename }", extensions: { operationId: "y" } }), { "x-graphql-event-stream-token": reserved }),
+        409,
+        "CONFLICT",
+      ],
       [fetch(`${server.url}/graphql/stream`, { method: "PUT", headers: { ...auth, accept: "application/json" } }), 406, "NOT_ACCEPTABLE"],
     ];
     for (const [sent, status, code] of cases) {
@@ -182,6 +192,7 @@ describe("GraphQL", () => {
       expect(error!.message).toMatch(/\w/);
       expect(error!.extensions.code).toBe(code);
     }
+    open.abort();
   });
 });
 

@@ -60,4 +60,26 @@ describe("graphql-sse stream tokens", () => {
     expect(tokens.use(b)).toBeNull();
     expect(tokens.use(a)).toBe("a");
   });
+
+  it("names every token it gives up, lapsed ones at the next reservation, so what each reserved is let go as well", () => {
+    let clock = 0;
+    const dropped: string[] = [];
+    const tokens = createStreamTokens({ idleMs: 1000, max: 10, perKey: 2, now: () => clock, onDrop: (token) => dropped.push(token) });
+    const [first, second] = [tokens.issue("k"), tokens.issue("k")];
+    const open = tokens.issue("other");
+    tokens.hold(open);
+    expect(tokens.unopened(open)).toBe(false);
+    expect(tokens.unopened(first)).toBe(true);
+    expect(tokens.unopened("never-issued")).toBe(false);
+    // Evicted: the key's third reservation gives up its first.
+    const third = tokens.issue("k");
+    expect(dropped).toEqual([first]);
+    // Never used again, the others lapse at the next reservation; the held one never does.
+    clock = 5000;
+    tokens.issue("late");
+    expect(dropped.sort()).toEqual([first, second, third].sort());
+    expect(tokens.use(open)).toBe("other");
+    tokens.revoke(open);
+    expect(dropped).toContain(open);
+  });
 });

@@ -12,11 +12,14 @@ export function createStreamTokens({
   max = 10_000,
   perKey = 32,
   now = Date.now,
+  onDrop = () => {},
 }: {
   idleMs?: number;
   max?: number;
   perKey?: number;
   now?: () => number;
+  /** Called with each token given up (lapsed, evicted or revoked), so its reservation can be let go too. */
+  onDrop?: (token: string) => void;
 } = {}) {
   /** Each token's key, when it was last used, and how many open streams hold it. */
   type Entry = { keyId: string; lastUsed: number; holds: number };
@@ -30,6 +33,16 @@ export function createStreamTokens({
     const left = (held.get(entry.keyId) ?? 1) - 1;
     if (left > 0) held.set(entry.keyId, left);
     else held.delete(entry.keyId);
+    onDrop(token);
+  };
+  const lapsed = (entry: Entry) => entry.holds === 0 && now() - entry.lastUsed > idleMs;
+  /** Gives up the lapsed tokens at the table's old end (least recently used first), passing over held ones. */
+  const sweep = () => {
+    for (const [token, entry] of tokens) {
+      if (entry.holds > 0) continue;
+      if (!lapsed(entry)) return;
+      remove(token);
+    }
   };
   // Re-inserted: the most recently used go last.
   const touch = (token: string, entry: Entry) => {
@@ -48,6 +61,8 @@ export function createStreamTokens({
   return {
     issue(keyId: string): string {
       const token = randomBytes(24).toString("base64url");
+      // A token never used again lapses here, so what it reserved does not wait for the table to fill.
+      sweep();
       // A key past its share gives up its own least recently used token: one key reserving
       // streams in a loop cannot push every other key's tokens out of the table.
       // A token whose stream is open is never given up: its stream's operations are sent with it.
@@ -62,7 +77,7 @@ export function createStreamTokens({
     use(token: string): string | null {
       const entry = tokens.get(token);
       if (!entry) return null;
-      if (entry.holds === 0 && now() - entry.lastUsed > idleMs) {
+      if (lapsed(entry)) {
         remove(token);
         return null;
       }
@@ -86,6 +101,10 @@ export function createStreamTokens({
         entry.holds--;
         if (tokens.get(token) === entry) touch(token, entry);
       };
+    },
+    /** Whether the token was issued and its stream is not open (held): no operation may be sent into it yet. */
+    unopened(token: string): boolean {
+      return tokens.get(token)?.holds === 0;
     },
     revoke(token: string) {
       remove(token);

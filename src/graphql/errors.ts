@@ -107,6 +107,12 @@ export async function withErrorCodes(response: Response): Promise<Response> {
   return new Response(JSON.stringify(body), { status: response.status, statusText: response.statusText, headers });
 }
 
+/** An error of the single-connection stream's own, in graphql-sse's shape with a code. */
+export function streamErrorResponse(status: keyof typeof STREAM_ERROR, message: string): Response {
+  const body = { errors: [{ message, extensions: { code: STREAM_ERROR[status]!.code } }] };
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
+}
+
 /** A refusal (401, 429) before Yoga runs, as a GraphQL-over-HTTP error response. */
 export function refusalResponse(error: DocentError): Response {
   const headers: Record<string, string> = { "content-type": "application/json" };

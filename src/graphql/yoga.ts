@@ -2,12 +2,14 @@ import { useGraphQLSSE } from "@graphql-yoga/plugin-graphql-sse";
 import { createYoga } from "graphql-yoga";
 import { authenticate } from "../auth/authenticate.ts";
 import type { StreamTokens } from "../auth/stream-tokens.ts";
+import { DocentError } from "../core/errors.ts";
 import type { KeyStore } from "../core/key-store.ts";
 import type { Admission } from "../http/admission.ts";
 import type { GraphQLContext, GraphQLServices } from "./context.ts";
 import { maskError, toGraphQLError } from "./errors.ts";
 import { requestLimits } from "./request-limits.ts";
 import { schema } from "./schema/index.ts";
+import type { StreamBacklogs } from "./stream-backlog.ts";
 import { streamOperationLease } from "./stream-operation-lease.ts";
 
 export const STREAM_TOKEN_HEADER = "x-graphql-event-stream-token";
@@ -24,7 +26,7 @@ export const streamTokenOf = (request: { headers: { get(name: string): string | 
  * single-connection mode the reservation is made with the key and the token
  * it returns stands for that key id (see auth/stream-tokens.ts).
  */
-export function createGraphQLHandler(services: GraphQLServices & { keys: KeyStore }, tokens: StreamTokens) {
+export function createGraphQLHandler(services: GraphQLServices & { keys: KeyStore }, tokens: StreamTokens, backlogs: StreamBacklogs) {
   const yoga = createYoga<{ admission: Admission }, GraphQLContext>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -56,8 +58,25 @@ export function createGraphQLHandler(services: GraphQLServices & { keys: KeyStor
           const key = await authenticate(services.keys, req.headers.get("authorization"));
           return tokens.issue(key.id);
         },
+        // What each result adds to its stream's backlog (graphql-sse sends it as this JSON, framed).
+        onNext(_ctx, req, result) {
+          backlogs.queued(streamTokenOf(req), JSON.stringify(result).length);
+        },
       }),
     ],
   });
   return (request: Request, admission: Admission) => yoga.fetch(request, { admission });
+}
+
+export type GraphQLHandler = ReturnType<typeof createGraphQLHandler>;
+
+/**
+ * graphql-sse keeps a reserved stream until it is opened, with no expiry:
+ * opening it and closing it at once lets it go (a stream opened before was let
+ * go when it closed, and this finds nothing). For a token given up unopened.
+ */
+export async function releaseReservation(graphql: GraphQLHandler, token: string) {
+  const request = new Request("http://localhost/graphql/stream", { headers: { accept: "text/event-stream", [STREAM_TOKEN_HEADER]: token } });
+  const response = await graphql(request, { error: new DocentError("UNAUTHORIZED", "The reservation was given up.") });
+  await response.body?.cancel();
 }
