@@ -25,6 +25,15 @@ import { mcpRoutes } from "./mcp/mcp-routes.ts";
 import { playgroundRoutes } from "./playground/playground-routes.ts";
 import { createTrpcHandler, trpcErrorResponse, trpcPaths } from "./trpc/handler.ts";
 
+const parsesAsJson = (text: string) => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** /healthz answers 200 only when "ok": "starting" until start-up work (demo ingestion) is done, "draining" while stopping. */
 export type HealthStatus = "starting" | "ok" | "draining";
 
@@ -98,8 +107,11 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
     // A GET carries JSON in its query string (`variables`, `extensions`): the same shape limits as a body.
     if (c.req.method === "GET") {
       for (const name of ["variables", "extensions"]) {
-        const problem = jsonShapeProblem(c.req.query(name) ?? "");
+        const text = c.req.query(name) ?? "";
+        const problem = jsonShapeProblem(text);
         if (problem) return refusalResponse(jsonShapeError(problem));
+        // Yoga's GET parser throws on invalid JSON there (a 500): the same 400 as a body that is not JSON.
+        if (text && !parsesAsJson(text)) return streamErrorResponse(400, `The query string's \`${name}\` is not valid JSON.`, name);
       }
     }
     // graphql-sse opens a stream for any method that asks for events: only a GET opens a single-connection

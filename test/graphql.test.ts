@@ -134,6 +134,14 @@ describe("GraphQL", () => {
     expect(deepGet.status).toBe(400);
     expect(((await deepGet.json()) as { errors: Array<{ extensions: object }> }).errors[0]!.extensions).toMatchObject({ reason: "json_too_deep" });
     expect((await get(`{"v":"x"}`)).status).toBe(200);
+    // Not JSON at all: a client's mistake (400 naming it), not an unexpected error.
+    for (const name of ["variables", "extensions"]) {
+      const broken = await fetch(`${server.url}/graphql?query=${query}&${name}=%7B`, {
+        headers: { authorization: `Bearer ${server.key}`, accept: "application/json" },
+      });
+      expect(broken.status).toBe(400);
+      expect(((await broken.json()) as { errors: Array<{ extensions: object }> }).errors[0]!.extensions).toMatchObject({ code: "BAD_REQUEST", param: name });
+    }
   });
 
   it("reports bad input as BAD_USER_INPUT and unknown sources as NOT_FOUND, naming the parameter", async () => {

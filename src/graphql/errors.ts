@@ -107,9 +107,9 @@ export async function withErrorCodes(response: Response): Promise<Response> {
   return new Response(JSON.stringify(body), { status: response.status, statusText: response.statusText, headers });
 }
 
-/** An error of the single-connection stream's own, in graphql-sse's shape with a code. */
-export function streamErrorResponse(status: keyof typeof STREAM_ERROR, message: string): Response {
-  const body = { errors: [{ message, extensions: { code: STREAM_ERROR[status]!.code } }] };
+/** An error answered before Yoga runs, with the code graphql-sse or Yoga give its status (a malformed request's, BAD_REQUEST). */
+export function streamErrorResponse(status: keyof typeof STREAM_ERROR, message: string, param?: string): Response {
+  const body = { errors: [{ message, extensions: { code: STREAM_ERROR[status]!.code, ...(param ? { param } : {}) } }] };
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
 }
 
