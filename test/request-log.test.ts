@@ -1,3 +1,4 @@
+import net from "node:net";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
@@ -45,6 +46,37 @@ describe("request logs", () => {
     const lines = log.records().slice(before);
     expect(lines.filter((r) => r.msg === "request")).toHaveLength(4);
     expect(lines.filter((r) => r.level >= 50)).toEqual([]);
+  });
+
+  it("logs a client that leaves while sending its body as gone (499), on every interface, not as an unexpected error", async () => {
+    const paths = ["/v1/chat/completions", "/v1/responses", "/v1/feedback", "/graphql", "/trpc/chat.completions.create", "/mcp"];
+    const before = log.records().length;
+    const { port } = new URL(server.url);
+    for (const path of paths) {
+      await new Promise<void>((resolve) => {
+        const socket = net.connect(Number(port), "127.0.0.1", () => {
+          socket.write(
+            `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.key}\r\nContent-Type: application/json\r\n` +
+              `Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"model":"agent",`,
+          );
+          setTimeout(() => socket.destroy(), 200);
+        });
+        socket.on("close", () => resolve());
+        socket.on("error", () => {});
+      });
+    }
+    await expect
+      .poll(
+        () =>
+          log
+            .records()
+            .slice(before)
+            .filter((r) => r.msg === "request").length,
+      )
+      .toBe(paths.length);
+    const lines = log.records().slice(before);
+    expect(lines.filter((r) => r.level >= 50)).toEqual([]);
+    expect(lines.filter((r) => r.msg === "request").map((r) => r.status)).toEqual(paths.map(() => 499));
   });
 
   it("writes one JSON line per request with its id, route, door, status, duration, key id and what answered", async () => {

@@ -37,7 +37,8 @@ export const limitBody = (
   const size = bodyLimit({
     maxSize: maxBytes,
     onError: async (c) => {
-      await discard(c.req.raw.body, DRAIN_MAX_BYTES);
+      // A client that leaves meanwhile reads no answer either.
+      await discard(c.req.raw.body, DRAIN_MAX_BYTES).catch(() => {});
       return refuse(
         new DocentError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes (MAX_BODY_BYTES).`, { reason: "request_too_large" }),
         c,
@@ -51,7 +52,14 @@ export const limitBody = (
     });
     if (!within) return refused;
     if (!c.req.raw.body) return next();
-    const text = await c.req.text();
+    let text: string;
+    try {
+      text = await c.req.text();
+    } catch (error) {
+      // The client left while sending its body: gone (499), not a failure of the service's.
+      if (!leftMidBody(error)) throw error;
+      return refuse(new DocentError("CLIENT_CLOSED_REQUEST", "The client closed the connection while sending the request body.", { cause: error }), c);
+    }
     const problem = jsonShapeProblem(text);
     if (problem) return refuse(jsonShapeError(problem), c);
     // Read once: the text stays cached for c.req.text(), and handlers that read the raw request get it again.
@@ -59,6 +67,9 @@ export const limitBody = (
     return next();
   };
 };
+
+/** Node's error for a request body cut short by its client (the connection closed or reset before its end). */
+const leftMidBody = (error: unknown) => error instanceof Error && ((error as { code?: string }).code === "ECONNRESET" || error.message === "aborted");
 
 /** The refusal of JSON over a shape limit (a body's, or a GraphQL GET's query-string variables). */
 export function jsonShapeError(problem: "depth" | "values"): DocentError {
