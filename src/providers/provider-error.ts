@@ -102,11 +102,19 @@ export function publicDetail(message: string): string {
       .replace(/\b(password|passwd|pwd|secret|token|credentials?|api[-_]?key|key|auth(?:orization)?)(\s*[=:]\s*)[^\s,;&)]{4,}/gi, "$1$2[redacted]")
       .replace(/\/\/[^\s/@]+@/g, "//[redacted]@")
       .replace(/\b(?:sk|pk|rk|ak|key|api[-_]?key|token|secret)[-_][\w-]{6,}/gi, "[redacted]")
+      // Cloud access key ids too short for the rule below (AWS's are 20 characters).
+      .replace(/\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b/g, "[redacted]")
       .replace(/[A-Za-z0-9+/_=-]{32,}/g, "[redacted]")
       .replace(/(?:[A-Za-z]:)?(?:[\\/][\w.@-]+){2,}(?::\d+){0,2}/g, "[path]")
       // Addresses on the provider's (or the service's) network: an IP, or a host with its port.
       .replace(/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\b/g, "[address]")
       .replace(/\b(?:(?:[A-Za-z0-9][\w-]*\.)+[A-Za-z][\w-]*|localhost):\d{2,5}\b/g, "[address]")
+      // IPv6: bracketed (`[fd00::1]:8080`), or with a `::`, or all eight groups.
+      .replace(/\[[\w.%-]*:[\w.%:-]*\](?::\d{1,5})?/g, "[address]")
+      .replace(/(?<![\w:])(?=[\dA-Fa-f:]*::)[\dA-Fa-f]{0,4}(?::[\dA-Fa-f]{0,4}){2,7}(?![\w:])/g, "[address]")
+      .replace(/(?<![\w:])[\dA-Fa-f]{1,4}(?::[\dA-Fa-f]{1,4}){7}(?![\w:])/g, "[address]")
+      // Host names of a private network, even without a port (a cluster's, a LAN's).
+      .replace(/\b(?:[A-Za-z0-9][\w-]*\.)+(?:local|localdomain|internal|intranet|lan|corp|svc|home\.arpa)\b/gi, "[address]")
       .replace(/\s+/g, " ")
       .trim()
       .slice(0, 300)
