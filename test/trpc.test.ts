@@ -72,5 +72,16 @@ describe("tRPC", () => {
       expect(response.status).toBe(400);
       expect((await response.json()).error.message).toBe("The request body must be a JSON object.");
     }
+    // Not JSON: said plainly, never with the parser's message quoting the bytes it met.
+    for (const [path, init] of [
+      ["/trpc/chat.completions.create", { method: "POST", body: "\u001f\u008b\bxyz" }],
+      ["/trpc/sources.get?input=%7B", {}],
+    ] as const) {
+      const response = await fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" } });
+      expect(response.status).toBe(400);
+      const { error } = await response.json();
+      expect(error.data).toMatchObject({ code: "BAD_REQUEST", reason: "invalid_json" });
+      expect(error.message).toBe("The request body or `input` is not valid JSON.");
+    }
   });
 });

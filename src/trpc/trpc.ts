@@ -22,10 +22,12 @@ const t = initTRPC.context<TrpcContext>().create({
     // Input validation says the same thing as REST and GraphQL.
     const cause = error.cause;
     const docent = cause instanceof ZodError ? zodToBadRequest(cause, input) : cause instanceof DocentError ? cause : null;
+    // A body or `input` that is not JSON: said plainly, without the parser's message (which quotes the bytes it met).
+    const unparsed = !docent && (error.code === "PARSE_ERROR" || cause instanceof SyntaxError);
     return {
       ...shape,
-      message: docent?.message ?? shape.message,
-      data: { ...shape.data, param: docent?.param ?? null, reason: docent?.reason ?? null, stack: undefined },
+      message: docent?.message ?? (unparsed ? "The request body or `input` is not valid JSON." : shape.message),
+      data: { ...shape.data, param: docent?.param ?? null, reason: docent?.reason ?? (unparsed ? "invalid_json" : null), stack: undefined },
     };
   },
 });
