@@ -62,7 +62,7 @@ describe("CORS_ORIGINS", () => {
       .get("access-control-expose-headers")
       ?.toLowerCase()
       .split(/\s*,\s*/);
-    expect(exposed).toEqual(expect.arrayContaining(["x-docent-model", "x-docent-sources", "retry-after"]));
+    expect(exposed).toEqual(expect.arrayContaining(["x-docent-model", "x-docent-sources", "x-request-id", "retry-after"]));
     expect(answer.headers.get("x-docent-model")).toBe("extractive/docent-extractive-1");
 
     const refused = await fetch(`${server.url}/v1/sources`, { headers: { origin: "http://localhost:3000", authorization: "Bearer dk_wrong" } });

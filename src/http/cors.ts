@@ -16,7 +16,7 @@ export function corsFor(origins: "*" | readonly string[]): MiddlewareHandler | n
     origin: origins === "*" ? "*" : [...origins],
     allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
     // No allowHeaders list: the preflight's requested headers are allowed, so SDK headers (the openai SDK's x-stainless-*) pass.
-    exposeHeaders: ["x-docent-model", "x-docent-sources", "retry-after", "www-authenticate", "mcp-session-id"],
+    exposeHeaders: ["x-docent-model", "x-docent-sources", "x-request-id", "retry-after", "www-authenticate", "mcp-session-id"],
     maxAge: 600,
   });
 }
