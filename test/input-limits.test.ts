@@ -230,6 +230,9 @@ describe("input limits", () => {
     expect(deep.body.errors![0]).toMatchObject({ message: "The document nests more than 64 levels deep.", extensions: { code: "BAD_USER_INPUT" } });
     // Sent into a graphql-sse stream, where the plugin parses with nothing to catch a refusal: 400, not a 500.
     const token = await (await fetch(`${server.url}/graphql/stream`, { method: "PUT", headers: { authorization: `Bearer ${server.key}` } })).text();
+    const open = new AbortController();
+    const stream = await fetch(`${server.url}/graphql/stream?token=${token}`, { headers: { accept: "text/event-stream" }, signal: open.signal });
+    expect(stream.status).toBe(200);
     for (const query of [`{ source(id: ${"[".repeat(100)}"x"${"]".repeat(100)}) { id } }`, "{ sources { "]) {
       const intoStream = await fetch(`${server.url}/graphql/stream`, {
         method: "POST",
@@ -239,6 +242,7 @@ describe("input limits", () => {
       expect(intoStream.status).toBe(400);
       expect((await intoStream.json()).errors[0].message).toMatch(/nests more than 64 levels|Syntax Error/);
     }
+    open.abort();
     const deepDefault = await graphqlRequest(server.url, server.key, `query ($v: String = ${"{a:".repeat(1500)}1${"}".repeat(1500)}) { models { id } }`);
     expect(deepDefault.body.errors![0]!.message).toBe("The document nests more than 64 levels deep.");
 
