@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { citationMarkers } from "./citations.ts";
 import { citations } from "./completion-object.ts";
 import { rankPages, referenceUrl } from "./rank-pages.ts";
-import { groundPages, referencesBlock } from "./references.ts";
+import { groundPages, markdownText, referencesBlock } from "./references.ts";
 import type { RetrievedChunk } from "./retriever.ts";
 
 const chunk = (url: string, score: number, matched: string[], extra: Partial<RetrievedChunk> = {}): RetrievedChunk => ({
@@ -108,6 +109,11 @@ describe("references in the reply", () => {
       "\n\nReferences:\n[1] Guide \\[phish\\](https://evil.example/): https://x/a",
     );
   });
+  it("writes a title's full-width brackets as escaped ASCII ones, so a title cannot forge a citation", () => {
+    expect(markdownText("Setup ［1］ guide")).toBe("Setup \\[1\\] guide");
+    expect(citationMarkers(`See also: ${markdownText("Setup ［1］ 指南［2］")} [3].`).map((m) => m.numbers)).toEqual([[3]]);
+  });
+
   it("spans each url_citation annotation over its first [n] marker", () => {
     const text = "First [2]. Then [1].";
     expect(citations(text, refs).map((c) => [c.url_citation.url, text.slice(c.url_citation.start_index, c.url_citation.end_index)])).toEqual([

@@ -62,7 +62,12 @@ export function groundPages(
  * `&lt;`, so a title can write no link (`[x](https://…)`), HTML tag
  * (`<a href=…>`) or code span (which would swallow the marker after it) into a reply.
  */
-export const markdownText = (title: string) => title.replace(/[\\[\]`]/g, "\\$&").replace(/</g, "&lt;");
+export const markdownText = (title: string) =>
+  title
+    // Full-width brackets as ASCII ones (as NFKC reads them): the citation reader takes `［1］` for a marker.
+    .replace(/[［］]/g, (c) => (c === "［" ? "[" : "]"))
+    .replace(/[\\[\]`]/g, "\\$&")
+    .replace(/</g, "&lt;");
 
 /** A URL as Markdown text, with what Markdown reads as syntax around or after a bare URL percent-encoded (a crawled page's path is its site's to choose). */
 const markdownUrl = (url: string) => url.replace(/[[\]()<>\\`\s]/gu, percentEncoded);

@@ -49,7 +49,8 @@ export function inertLinks(text: string): string {
       i += run.length;
     } else {
       // `<` as an entity: a backslash right after a bare URL is read as part of the URL, and would not escape it.
-      out += c === "[" ? "\\[" : c === "<" && TAG_START.test(text[i + 1] ?? "") ? "&lt;" : c;
+      // Full-width brackets are written as ASCII ones (as NFKC reads them): the citation reader takes `［2］` for a marker.
+      out += c === "[" || c === "［" ? "\\[" : c === "］" ? "]" : c === "<" && TAG_START.test(text[i + 1] ?? "") ? "&lt;" : c;
       i++;
     }
   }
