@@ -308,6 +308,32 @@ describe("a hostile site", () => {
   });
 });
 
+describe("a hostile page's links", () => {
+  it("keeps a bounded share of them, follows none longer than 2,048 characters, and queues past the page limit none", async () => {
+    const many = Array.from({ length: 8000 }, (_, i) => `<a href="${"n".repeat(120)}${i}.html">x</a>`).join("");
+    const long = `<a href="${"L".repeat(3000)}/start.html">too long</a>`;
+    const hits: string[] = [];
+    const server = http.createServer((req, res) => {
+      hits.push(req.url!);
+      if (req.url === "/docs/") res.writeHead(200, { "content-type": "text/html", etag: '"v1"' }).end(page("Home", long + many));
+      else if (req.url === "/robots.txt") res.writeHead(404).end();
+      else res.writeHead(200, { "content-type": "text/html" }).end(page("Leaf", "<p>leaf</p>"));
+    });
+    const root = await new Promise<string>((r) => server.listen(0, "127.0.0.1", () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+    try {
+      const docs = [];
+      for await (const doc of crawl({ url: `${root}/docs/`, maxPages: 3, basis: "b" })) docs.push(doc);
+      const links = docs.find((d) => d.url === `${root}/docs/`)!.validator!.links!;
+      expect(links.length).toBeGreaterThan(3000);
+      expect(links.join("").length).toBeLessThanOrEqual(512 * 1024);
+      expect(hits.some((h) => h.includes("LLL"))).toBe(false);
+      expect(docs).toHaveLength(3);
+    } finally {
+      server.close();
+    }
+  });
+});
+
 describe("robots.txt", () => {
   const UA = "docent-crawler/0.1";
   it("applies the longest matching rule of the right group", () => {
@@ -328,5 +354,26 @@ describe("robots.txt", () => {
     expect(ours.allowed("https://x/docs/a.html")).toBe(true);
     const encoded = parseRobots("https://x/robots.txt", "User-agent: *\nDisallow: /café/\n", UA);
     expect(encoded.allowed(new URL("https://x/café/menu.html").toString())).toBe(false);
+  });
+
+  it("cannot hold the server's thread: wildcard runs read as one, each check's work bounded, and the file read to 500 KiB", () => {
+    const path = `https://x/docs/${"p".repeat(2000)}`;
+    const started = performance.now();
+    // A million `*` meant one: matched as `/*b`, at once (4.8 s a check before).
+    const runs = parseRobots("https://x/robots.txt", `User-agent: *\nDisallow: /${"*".repeat(1_000_000)}b\n`, UA);
+    expect(runs.allowed(path)).toBe(true);
+    expect(runs.allowed(`${path}b`)).toBe(false);
+    // Wildcard rules past any ordinary file's work are not matched: the URL is not fetched (never fetching is always polite).
+    const alternating = parseRobots("https://x/robots.txt", `User-agent: *\nDisallow: /${"*a".repeat(200_000)}\n`, UA);
+    expect(alternating.allowed(path)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1500);
+    // Rules past 500 KiB are not read.
+    const long = parseRobots("https://x/robots.txt", `User-agent: *\n${"# padding\n".repeat(60_000)}Disallow: /docs/\n`, UA);
+    expect(long.allowed("https://x/docs/a.html")).toBe(true);
+    // An ordinary file's wildcards are matched as written.
+    const ordinary = parseRobots("https://x/robots.txt", "User-agent: *\nDisallow: /*?sort=\nDisallow: /*.pdf$\n", UA);
+    expect(ordinary.allowed("https://x/docs/a.html?sort=asc")).toBe(false);
+    expect(ordinary.allowed("https://x/docs/a.pdf")).toBe(false);
+    expect(ordinary.allowed(`https://x/docs/${"a".repeat(1500)}.html`)).toBe(true);
   });
 });

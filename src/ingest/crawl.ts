@@ -41,6 +41,12 @@ const PAGE_TYPES = new Set(["text/html", "application/xhtml+xml", "text/markdown
 const mediaType = (headers: Headers) => (headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 /** Sitemaps read from one sitemap index at most. */
 const MAX_CHILD_SITEMAPS = 50;
+/** URLs read from one sitemap at most (the sitemaps protocol's own limit). */
+const MAX_SITEMAP_URLS = 50_000;
+/** A longer URL is not crawled (the sitemaps protocol's limit; a hostile page's 4 KB links cost memory per page and per link). */
+const MAX_URL_LENGTH = 2048;
+/** Links kept from one page, in characters: enough for a big index page (3,000 links of 80), bounded for a hostile one. */
+const MAX_PAGE_LINK_CHARS = 512 * 1024;
 
 /** The headers that ask for a page only if it changed since `known` was stored. */
 function conditionalHeaders(known: PageValidator | undefined): Record<string, string> {
@@ -68,7 +74,14 @@ export function folderOf(url: string): string {
   return normaliseBaseUrl(u.toString());
 }
 
-const locs = (xml: string) => [...xml.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/g)].map((m) => m[1]!.replace(/&amp;/g, "&"));
+/** A sitemap's URLs, at most MAX_SITEMAP_URLS of them. */
+function* locs(xml: string) {
+  let read = 0;
+  for (const m of xml.matchAll(/<loc>\s*([^<\s]{1,4096})\s*<\/loc>/g)) {
+    if (read++ >= MAX_SITEMAP_URLS) return;
+    yield m[1]!.replace(/&amp;/g, "&");
+  }
+}
 
 /**
  * Crawls a documentation site within the start URL's folder: the sitemap's
@@ -129,19 +142,22 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
   let robots: RobotsRules = parseRobots(robotsUrl, "", USER_AGENT);
   const robotsText = await crawlFetch(robotsUrl, o, { follows: (url) => sameSite(url) }).catch(() => null);
   if (robotsText?.body) robots = parseRobots(robotsUrl, robotsText.body.toString("utf8"), USER_AGENT);
-  const allowed = (url: string) => inScope(url) && robots.allowed(url) && isContentPath(relPath(url));
+  // Cheap tests first: robots.txt's rules are matched last.
+  const allowed = (url: string) => url.length <= MAX_URL_LENGTH && inScope(url) && isContentPath(relPath(url)) && robots.allowed(url);
 
   // Sitemap: the one named, else robots.txt's, else sitemap.xml in the scope.
   const queue: string[] = [];
   const seen = new Set<string>();
-  const enqueue = (raw: string) => {
+  /** Queues a URL once, within the page limit (`checked`: already found `allowed`). */
+  const enqueue = (raw: string, checked = false) => {
+    if (seen.size >= maxPages) return;
     let s: string;
     try {
       s = normalise(raw);
     } catch {
       return; // not a URL (a relative <loc>)
     }
-    if (!seen.has(s) && allowed(s) && seen.size < maxPages) {
+    if (!seen.has(s) && (checked || allowed(s))) {
       seen.add(s);
       queue.push(s);
     }
@@ -175,12 +191,15 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
   for (const sitemapUrl of sitemapUrls) {
     const xml = await sitemap(sitemapUrl, site);
     if (xml === null) continue;
-    const entries = locs(xml);
+    const entries = [...locs(xml)];
     const nested = /<sitemapindex/.test(xml) ? entries.filter((child) => sameSite(child, site)) : [];
     for (const child of nested.slice(0, MAX_CHILD_SITEMAPS)) {
       if (seen.size >= maxPages) break;
       options.signal?.throwIfAborted();
-      for (const loc of locs((await sitemap(child, site)) ?? "")) enqueue(loc);
+      for (const loc of locs((await sitemap(child, site)) ?? "")) {
+        if (seen.size >= maxPages) break;
+        enqueue(loc);
+      }
     }
     if (!nested.length) for (const loc of entries) enqueue(loc);
     if (seen.size > 0) break;
@@ -230,11 +249,16 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
         const hrefs = await parser.pageHrefs(bytes.toString("utf8"), finalUrl);
         if (hrefs === "over-limit") return unavailable(url);
         if (!hrefs) return;
+        // Each link checked once; a page's links kept up to MAX_PAGE_LINK_CHARS (stored with the page, to follow on a 304).
+        let chars = 0;
         for (const href of hrefs) {
+          if (href.length > MAX_URL_LENGTH) continue;
           const link = normalise(href);
-          if (allowed(link)) found.add(link);
+          if (found.has(link) || !allowed(link)) continue;
+          if ((chars += link.length) > MAX_PAGE_LINK_CHARS) break;
+          found.add(link);
+          enqueue(link, true);
         }
-        found.forEach(enqueue);
       }
       const links = [...found];
       const etag = response.headers.get("etag");
