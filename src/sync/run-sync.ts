@@ -126,8 +126,11 @@ export async function runSync(
     });
     id = result.source.id;
     // Validators of the pages now indexed, for the next sync's conditional requests.
-    const indexed = await deps.writer.pageHashes(id);
-    await deps.pageValidators.replace(id, new Map([...fetched].filter(([url]) => indexed.has(url))));
+    // The index has changed by now: storing them failing leaves the next sync to download every page, not this one failed.
+    await deps.writer
+      .pageHashes(id)
+      .then((indexed) => deps.pageValidators.replace(id!, new Map([...fetched].filter(([url]) => indexed.has(url)))))
+      .catch(() => {});
     const summary = summarise(trigger, started, { status: "ok", result });
     await deps.catalog.recordSync(id, summary);
     return { summary, result };
@@ -187,8 +190,10 @@ function summarise(
 /** A failure as callers may see it: a code, and a message in which a local folder is never named. */
 function describeFailure(error: unknown, origin: string): { code: string; message: string } {
   const docent = error instanceof DocentError ? error : null;
-  const code = docent?.reason ?? docent?.code ?? ((error as Error)?.name === "AbortError" ? "aborted" : "sync_failed");
-  let message = (error as Error)?.message ?? String(error);
+  const aborted = (error as Error)?.name === "AbortError";
+  const code = docent?.reason ?? docent?.code ?? (aborted ? "aborted" : "sync_failed");
+  // Only docent's own errors say what went wrong in words meant for callers; anything else (a database's, the runtime's) is internal.
+  let message = docent || aborted ? ((error as Error).message ?? String(error)) : "The sync failed unexpectedly; the server's log has the details.";
   if (!/^https?:\/\//.test(origin) && origin) message = message.split(origin).join("the source's folder");
   return { code, message: message.slice(0, 500) };
 }
