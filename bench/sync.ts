@@ -59,7 +59,7 @@ try {
   const again = async (label: string) => {
     from = s.requests;
     started = performance.now();
-    const run = await runSync(services, source, { trigger: "manual", holder: syncHolder(), documents: (c) => documentsOf(origin, c) });
+    const run = await runSync(services, source, { trigger: "manual", holder: syncHolder(), documents: (c) => documentsOf({ origin }, c) });
     if (!run.result) throw run.error;
     row(label, from, (performance.now() - started) / 1000, run.summary);
   };

@@ -169,6 +169,19 @@ describe("crawler", () => {
     const env = { ...process.env, DATA_DIR: dataDir };
     const { stdout } = await run("npm", ["run", "-s", "cli", "--", "sources", "add", "--name", "Site", "--url", `${base}/docs/`, "--json"], { cwd: ROOT, env });
     expect(JSON.parse(stdout)).toMatchObject({ name: "Site", pages: 4, base_url: `${base}/docs/` });
+    // The page limit it was added with holds for its syncs too (it was forgotten: a sync took the default 5,000).
+    const small = JSON.parse(
+      (
+        await run("npm", ["run", "-s", "cli", "--", "sources", "add", "--name", "Small", "--url", `${base}/docs/`, "--max-pages", "2", "--json"], {
+          cwd: ROOT,
+          env,
+        })
+      ).stdout,
+    );
+    expect(small.pages).toBe(2);
+    const synced = JSON.parse((await run("npm", ["run", "-s", "cli", "--", "sources", "sync", small.id, "--json"], { cwd: ROOT, env })).stdout);
+    expect(synced.pages).toBe(2);
+    await run("npm", ["run", "-s", "cli", "--", "sources", "remove", small.id], { cwd: ROOT, env });
     const failed = await run("npm", ["run", "-s", "cli", "--", "sources", "add", "--name", "Gone", "--url", "http://127.0.0.1:9/docs/"], {
       cwd: ROOT,
       env,

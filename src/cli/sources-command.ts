@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { AppServices } from "../app-services.ts";
 import { sourceResource } from "../core/resources.ts";
-import type { SourceInfo } from "../core/source-catalog.ts";
+import type { CrawlSettings, SourceInfo } from "../core/source-catalog.ts";
 import type { SyncSummary } from "../core/source-sync.ts";
 import { crawl, folderOf } from "../ingest/crawl.ts";
 import { type IngestResult, removeSource } from "../ingest/ingest-documents.ts";
@@ -84,7 +84,7 @@ async function syncOne(services: AppServices, source: SourceInfo, holder: string
   return runSync(services, source, {
     trigger: "manual",
     holder,
-    documents: (conditional) => documentsOf(source.origin, conditional, { allowInternal: services.config.CRAWL_ALLOW_INTERNAL }),
+    documents: (conditional) => documentsOf(source, conditional, { allowInternal: services.config.CRAWL_ALLOW_INTERNAL }),
     timeLimitMs: services.config.SYNC_TIME_LIMIT * 1000,
     onProgress: progress(`Syncing "${source.name}"`),
   });
@@ -124,6 +124,8 @@ export async function sourcesCommand(
       const maxPages = flags["max-pages"];
       if (maxPages !== undefined && !/^[1-9]\d*$/.test(maxPages)) throw new UsageError(`--max-pages must be a whole number of at least 1; got '${maxPages}'.`);
       const dir = flags.dir && path.resolve(flags.dir);
+      // Kept with the source: every later sync crawls as it was added.
+      const settings: CrawlSettings = { ...(maxPages && { maxPages: Number(maxPages) }), ...(flags.sitemap && { sitemap: flags.sitemap }) };
       // The same name again is a sync of that source: under its lease, like any other.
       const existing = await services.catalog.findByName(flags.name.trim());
       const run = await runSync(
@@ -139,21 +141,14 @@ export async function sourcesCommand(
           trigger: "add",
           holder: syncHolder(),
           documents: (conditional) =>
-            url
-              ? crawl({
-                  url,
-                  sitemap: flags.sitemap,
-                  maxPages: maxPages ? Number(maxPages) : undefined,
-                  allowInternal: services.config.CRAWL_ALLOW_INTERNAL,
-                  ...conditional,
-                })
-              : listDocuments(dir!),
+            url ? crawl({ url, ...settings, allowInternal: services.config.CRAWL_ALLOW_INTERNAL, ...conditional }) : listDocuments(dir!),
           timeLimitMs: services.config.SYNC_TIME_LIMIT * 1000,
           onProgress: progress(`${url ? "Crawling" : "Adding"} "${flags.name}"`),
         },
       );
       if (!run.result) throw run.error;
       if (refresh !== undefined) await services.catalog.setRefresh(run.result.source.id, refresh);
+      if (url) await services.catalog.setCrawl(run.result.source.id, Object.keys(settings).length > 0 ? settings : null);
       report(existing ? "Updated" : "Added", run.result, flags.json, print);
       return;
     }

@@ -18,6 +18,14 @@ export interface SourceInfo {
   lastSyncedAt?: Date | null;
   /** The last sync's summary, ok or failed. */
   lastSync?: SyncSummary | null;
+  /** A crawled source's crawl settings, kept for its syncs (none: the crawler's defaults). */
+  crawl?: CrawlSettings | null;
+}
+
+/** What `sources add --url` was told about the crawl, which every later sync of the source follows. */
+export interface CrawlSettings {
+  maxPages?: number;
+  sitemap?: string;
 }
 
 export type NewSource = Pick<SourceInfo, "id" | "name" | "description" | "baseUrl" | "origin" | "pages" | "chunks">;
@@ -33,4 +41,6 @@ export interface SourceCatalog {
   recordSync(id: string, summary: SyncSummary): Promise<void>;
   /** Sets how often the server re-syncs the source (seconds; null: SYNC_INTERVAL; 0: never). */
   setRefresh(id: string, seconds: number | null): Promise<void>;
+  /** Sets the crawl settings the source's syncs follow (null: the crawler's defaults). */
+  setCrawl(id: string, settings: CrawlSettings | null): Promise<void>;
 }

@@ -28,6 +28,7 @@ export function createCachedSourceCatalog(prisma: PrismaClient): CachedSourceCat
     remove: async (id) => changed(await store.remove(id)),
     recordSync: async (id, summary) => changed(await store.recordSync(id, summary)),
     setRefresh: async (id, seconds) => changed(await store.setRefresh(id, seconds)),
+    setCrawl: async (id, settings) => changed(await store.setCrawl(id, settings)),
     reload,
   };
 }

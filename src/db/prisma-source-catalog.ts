@@ -1,10 +1,12 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
-import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
+import type { CrawlSettings, SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
 import type { SyncSummary } from "../core/source-sync.ts";
 import { bumpChanges } from "./change-counter.ts";
 
-type Row = Omit<SourceInfo, "lastSync"> & { lastSync: string | null };
+type Row = Omit<SourceInfo, "lastSync" | "crawl"> & { lastSync: string | null; crawlOptions: string | null };
+
+const StoredCrawl = z.object({ maxPages: z.number().int().min(1).optional(), sitemap: z.string().optional() });
 
 const count = z.number().int().min(0);
 const StoredSummary = z.object({
@@ -35,7 +37,18 @@ function summaryOf(text: string | null): SyncSummary | null {
   }
 }
 
-const toInfo = (row: Row): SourceInfo => ({ ...row, lastSync: summaryOf(row.lastSync) });
+/** Stored JSON read back; settings that cannot be read are the defaults. */
+function crawlOf(text: string | null): CrawlSettings | null {
+  if (text === null) return null;
+  try {
+    const parsed = StoredCrawl.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+const toInfo = ({ crawlOptions, ...row }: Row): SourceInfo => ({ ...row, lastSync: summaryOf(row.lastSync), crawl: crawlOf(crawlOptions) });
 
 /** Sources in the database, each call one query (see cached-source-catalog.ts for the one servers use). Writes move the change counter. */
 export function createPrismaSourceCatalog(prisma: PrismaClient): SourceCatalog {
@@ -79,6 +92,14 @@ export function createPrismaSourceCatalog(prisma: PrismaClient): SourceCatalog {
         const row = await tx.source.findUnique({ where: { id }, select: { updatedAt: true } });
         if (!row) return;
         await tx.source.update({ where: { id }, data: { refreshSeconds: seconds, updatedAt: row.updatedAt } });
+        await bumpChanges(tx);
+      });
+    },
+    async setCrawl(id, settings) {
+      await prisma.$transaction(async (tx) => {
+        const row = await tx.source.findUnique({ where: { id }, select: { updatedAt: true } });
+        if (!row) return;
+        await tx.source.update({ where: { id }, data: { crawlOptions: settings && JSON.stringify(settings), updatedAt: row.updatedAt } });
         await bumpChanges(tx);
       });
     },

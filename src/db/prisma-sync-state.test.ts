@@ -106,7 +106,10 @@ describe.each(databases)("sync state on %s", (name, open) => {
       error: { code: "unreachable_url", message: "down" },
     });
     await catalog.setRefresh(source.id, 3600);
+    expect((await catalog.get(source.id))!.crawl).toBeNull();
+    await catalog.setCrawl(source.id, { maxPages: 3, sitemap: "https://x.example/map.xml" });
     const after = (await catalog.get(source.id))!;
+    expect(after.crawl).toEqual({ maxPages: 3, sitemap: "https://x.example/map.xml" });
     expect(after.lastSyncedAt?.toISOString()).toBe("2026-11-23T10:00:01.000Z");
     expect(after.lastSync).toMatchObject({ status: "failed", error: { code: "unreachable_url" } });
     expect(after.refreshSeconds).toBe(3600);

@@ -75,7 +75,7 @@ export function startSyncScheduler({
       const run = await runSync(deps, source, {
         trigger: "schedule",
         holder,
-        documents: (conditional) => documentsOf(source.origin, conditional, { allowInternal }),
+        documents: (conditional) => documentsOf(source, conditional, { allowInternal }),
         signal: controller.signal,
         leaseMs,
         timeLimitMs,

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Source" ADD COLUMN     "crawlOptions" TEXT;
