@@ -347,6 +347,35 @@ describe("a hostile page's links", () => {
   });
 });
 
+describe("a hostile site's sitemaps", () => {
+  it("reads at most 100 sitemaps in one crawl, however many robots.txt and its indexes name", async () => {
+    let sitemaps = 0;
+    const server = http.createServer((req, res) => {
+      const root = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const url = req.url!;
+      if (url === "/robots.txt") return void res.end(Array.from({ length: 60 }, (_, i) => `Sitemap: ${root}/index-${i}.xml`).join("\n"));
+      if (url.endsWith(".xml")) sitemaps++;
+      if (url.startsWith("/index-")) {
+        const i = url.slice(7, -4);
+        return void res.end(
+          `<sitemapindex>${Array.from({ length: 60 }, (_, j) => `<sitemap><loc>${root}/child-${i}-${j}.xml</loc></sitemap>`).join("")}</sitemapindex>`,
+        );
+      }
+      if (url.startsWith("/child-")) return void res.end(`<urlset><url><loc>${root}/elsewhere${url}.html</loc></url></urlset>`);
+      res.writeHead(200, { "content-type": "text/html" }).end(page("Home", "<p>The only page.</p>"));
+    });
+    const root = await new Promise<string>((r) => server.listen(0, "127.0.0.1", () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+    try {
+      const docs = [];
+      for await (const doc of crawl({ url: `${root}/docs/` })) docs.push(doc.url);
+      expect(docs).toEqual([`${root}/docs/`]);
+      expect(sitemaps).toBeLessThanOrEqual(100);
+    } finally {
+      server.close();
+    }
+  });
+});
+
 describe("robots.txt", () => {
   const UA = "docent-crawler/0.1";
   it("applies the longest matching rule of the right group", () => {

@@ -39,8 +39,9 @@ export interface CrawlOptions {
 /** The media types read as pages (`text/html; charset=utf-8` is text/html; `image/png; x=text/html` is not). */
 const PAGE_TYPES = new Set(["text/html", "application/xhtml+xml", "text/markdown", "text/plain"]);
 const mediaType = (headers: Headers) => (headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-/** Sitemaps read from one sitemap index at most. */
+/** Sitemaps read from one sitemap index at most, and in one crawl at most (robots.txt's, indexes' and their children together). */
 const MAX_CHILD_SITEMAPS = 50;
+const MAX_SITEMAPS = 100;
 /** URLs read from one sitemap at most (the sitemaps protocol's own limit). */
 const MAX_SITEMAP_URLS = 50_000;
 /** A longer URL is not crawled (the sitemaps protocol's limit; a hostile page's 4 KB links cost memory per page and per link). */
@@ -162,6 +163,15 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
       queue.push(s);
     }
   };
+  /** Queues a sitemap's URLs within the page limit, giving the event loop its turn every thousand (a sitemap may list 50,000). */
+  const enqueueAll = async (urls: Iterable<string>) => {
+    let n = 0;
+    for (const url of urls) {
+      if (seen.size >= maxPages) return;
+      enqueue(url);
+      if (++n % 1000 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
   // What the crawl yields, pages in the order they complete; a page or sitemap the site could not serve now is yielded
   // as `unavailable`, so the sync keeps what it had indexed rather than take it for removed.
   const ready: SourceDocument[] = [];
@@ -175,8 +185,9 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
    * A sitemap's text, when it is on `site` and answers: the site's own, or the site of a sitemap the
    * operator named with --sitemap (its entries are still only crawled inside the start folder).
    */
+  let sitemapsRead = 0;
   const sitemap = async (url: string, site: string) => {
-    if (!sameSite(url, site)) return null;
+    if (!sameSite(url, site) || sitemapsRead++ >= MAX_SITEMAPS) return null;
     const fetched = await crawlFetch(url, o, { follows: (to) => sameSite(to, site) }).catch(() => null);
     // A sitemap the site could not serve now may list pages no link reaches: like a page it could not serve, it keeps them.
     if (!fetched || fetched.status >= 500 || fetched.status === 429) {
@@ -191,17 +202,18 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<SourceDocume
   for (const sitemapUrl of sitemapUrls) {
     const xml = await sitemap(sitemapUrl, site);
     if (xml === null) continue;
-    const entries = [...locs(xml)];
-    const nested = /<sitemapindex/.test(xml) ? entries.filter((child) => sameSite(child, site)) : [];
-    for (const child of nested.slice(0, MAX_CHILD_SITEMAPS)) {
+    const nested: string[] = [];
+    if (/<sitemapindex/.test(xml))
+      for (const child of locs(xml)) {
+        if (sameSite(child, site)) nested.push(child);
+        if (nested.length === MAX_CHILD_SITEMAPS) break;
+      }
+    for (const child of nested) {
       if (seen.size >= maxPages) break;
       options.signal?.throwIfAborted();
-      for (const loc of locs((await sitemap(child, site)) ?? "")) {
-        if (seen.size >= maxPages) break;
-        enqueue(loc);
-      }
+      await enqueueAll(locs((await sitemap(child, site)) ?? ""));
     }
-    if (!nested.length) for (const loc of entries) enqueue(loc);
+    if (!nested.length) await enqueueAll(locs(xml));
     if (seen.size > 0) break;
   }
   const followLinks = seen.size === 0;
