@@ -129,9 +129,6 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
     const opening = (c.req.header("accept") ?? "*/*") === "text/event-stream";
     if (c.req.path === "/graphql/stream" && token && !opening && ["GET", "POST"].includes(c.req.method) && tokens.unopened(token))
       return streamErrorResponse(409, "Open the stream (GET with its token, accept: text/event-stream) before sending operations into it.");
-    // graphql-sse reserves a stream under whatever token a PUT brings: only the tokens docent issued (and lets go) may be reserved.
-    if (c.req.path === "/graphql/stream" && token && c.req.method === "PUT" && !tokens.unopened(token))
-      return streamErrorResponse(409, "A stream is reserved with PUT and the key alone; the token it answers is the stream's.");
     const admitted = c.get("admission");
     let response: Response;
     try {

@@ -154,13 +154,31 @@ describe("GraphQL stream tokens", () => {
     controller.abort();
   }, 60_000);
 
-  it("reserves no token a client makes up: graphql-sse would keep a stream for each", async () => {
-    const made = await fetch(`${server.url}/graphql/stream`, {
-      method: "PUT",
-      headers: { authorization: `Bearer ${server.key}`, "x-graphql-event-stream-token": "made-up-token" },
-    });
-    expect(made.status).toBe(409);
-    expect((await made.json()).errors[0].extensions.code).toBe("CONFLICT");
+  it("answers a reservation with a new token, never the one it brings: graphql-sse's client sends its last one again", async () => {
+    // A client reconnecting after a restart, or once its token lapsed, sends the old token beside its key.
+    for (const stale of ["made-up-token", await reserve(server.key)]) {
+      const again = await fetch(`${server.url}/graphql/stream`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${server.key}`, "x-graphql-event-stream-token": stale },
+      });
+      expect(again.status).toBe(201);
+      const fresh = await again.text();
+      expect(fresh).not.toBe(stale);
+      expect(await openStream(fresh)).toBe(200);
+    }
+  });
+
+  it("lets graphql-sse's reservation go when a key's tokens past its share are given up unopened", async () => {
+    const created = await server.services.keys.create("reserver");
+    const auth = { authorization: `Bearer ${created.key}` };
+    const cancel = (token: string) =>
+      fetch(`${server.url}/graphql/stream?operationId=none`, { method: "DELETE", headers: { ...auth, "x-graphql-event-stream-token": token } });
+    const first = await reserve(created.key);
+    // Reserved: graphql-sse knows its stream (cancelling an operation in it answers 200).
+    expect((await cancel(first)).status).toBe(200);
+    for (let i = 0; i < 32; i++) await reserve(created.key);
+    // The key's 33rd reservation gave up its first token, and graphql-sse's stream with it.
+    await expect.poll(async () => (await cancel(first)).status).toBe(404);
   });
 
   it("lets a reservation go in graphql-sse when its token is given up unopened", async () => {
@@ -168,10 +186,15 @@ describe("GraphQL stream tokens", () => {
     const refused = { error: new DocentError("UNAUTHORIZED", "not used") };
     const put = (headers: Record<string, string>) => graphql(new Request("http://localhost/graphql/stream", { method: "PUT", headers }), refused);
     const token = await (await put({ authorization: `Bearer ${server.key}` })).text();
-    // Reserved: graphql-sse refuses to reserve it again.
-    expect((await put({ "x-graphql-event-stream-token": token })).status).toBe(409);
+    const cancel = () =>
+      graphql(
+        new Request("http://localhost/graphql/stream?operationId=none", { method: "DELETE", headers: { "x-graphql-event-stream-token": token } }),
+        refused,
+      );
+    // Reserved: graphql-sse knows its stream.
+    expect((await cancel()).status).toBe(200);
     await releaseReservation(graphql, token);
-    // Let go: the same token can be reserved anew.
-    expect((await put({ "x-graphql-event-stream-token": token })).status).toBe(201);
+    // Let go: no such stream any more.
+    expect((await cancel()).status).toBe(404);
   });
 });

@@ -184,7 +184,6 @@ describe("GraphQL", () => {
         "NOT_FOUND",
       ],
       [post("/graphql/stream", JSON.stringify({ query: "{ __typename }" }), { "x-graphql-event-stream-token": token }), 400, "BAD_REQUEST"],
-      [fetch(`${server.url}/graphql/stream`, { method: "PUT", headers: { "x-graphql-event-stream-token": reserved } }), 409, "CONFLICT"],
       [
         post("/graphql/stream", JSON.stringify({ query: "{ __typename }", extensions: { operationId: "y" } }), { "x-graphql-event-stream-token": reserved }),
         409,

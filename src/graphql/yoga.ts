@@ -54,13 +54,17 @@ export function createGraphQLHandler(services: GraphQLServices & { keys: KeyStor
         async authenticate(req) {
           // The token was checked (and its key re-checked) by the admission before Yoga saw the request.
           const token = streamTokenOf(req);
-          if (token) return token;
-          const key = await authenticate(services.keys, req.headers.get("authorization"));
-          return tokens.issue(key.id);
+          if (token && req.method !== "PUT") return token;
+          // A reservation always gets a new token, never one the request brings: graphql-sse's client sends its
+          // last token again when it reserves anew (after a restart, or once it lapsed), and graphql-sse would
+          // keep a stream under whatever token it is given. A known token reserves for its own key.
+          const keyId = (token && tokens.use(token)) ?? (await authenticate(services.keys, req.headers.get("authorization"))).id;
+          return tokens.issue(keyId);
         },
         // What each result adds to its stream's backlog (graphql-sse sends it as this JSON, framed).
         onNext(_ctx, req, result) {
-          backlogs.queued(streamTokenOf(req), JSON.stringify(result).length);
+          const token = streamTokenOf(req);
+          if (token !== null && backlogs.watching(token)) backlogs.queued(token, Buffer.byteLength(JSON.stringify(result)));
         },
       }),
     ],
