@@ -411,6 +411,14 @@ describe("robots.txt", () => {
     // Rules past 500 KiB are not read.
     const long = parseRobots("https://x/robots.txt", `User-agent: *\n${"# padding\n".repeat(60_000)}Disallow: /docs/\n`, UA);
     expect(long.allowed("https://x/docs/a.html")).toBe(true);
+    // Only the group that applies weighs: other bots' many wildcard rules do not block our pages.
+    const others = Array.from(
+      { length: 30 },
+      (_, g) => `User-agent: bot${g}\n${Array.from({ length: 40 }, (_, r) => `Disallow: /*${"x".repeat(20)}${r}*.html`).join("\n")}`,
+    );
+    const many = parseRobots("https://x/robots.txt", `${others.join("\n\n")}\n\nUser-agent: *\nDisallow: /private/\n`, UA);
+    expect(many.allowed(`https://x/docs/${"a".repeat(190)}.html`)).toBe(true);
+    expect(many.allowed("https://x/private/a.html")).toBe(false);
     // An ordinary file's wildcards are matched as written.
     const ordinary = parseRobots("https://x/robots.txt", "User-agent: *\nDisallow: /*?sort=\nDisallow: /*.pdf$\n", UA);
     expect(ordinary.allowed("https://x/docs/a.html?sort=asc")).toBe(false);

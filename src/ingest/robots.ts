@@ -29,16 +29,43 @@ const MAX_CHECK_WORK = 4_000_000;
 export function parseRobots(robotsUrl: string, text: string, userAgent: string): RobotsRules {
   const collapsed = text.replace(/\*{2,}/g, "*");
   const read = collapsed.length > MAX_ROBOTS_BYTES ? collapsed.slice(0, collapsed.lastIndexOf("\n", MAX_ROBOTS_BYTES) + 1) : collapsed;
-  // Per path character: each wildcard rule's length, and every other rule's once (a literal prefix is compared once).
-  let wild = 0;
-  let literal = 0;
-  for (const [, rule = ""] of read.matchAll(/^\s*(?:dis)?allow\s*:([^#\n]*)/gim)) {
-    if (rule.includes("*")) wild += rule.trim().length;
-    else literal += rule.trim().length;
-  }
+  const { wild, literal } = ruleWork(read, userAgent);
   const robots = robotsParser(robotsUrl, read);
+  const pathLength = (url: string) => {
+    const u = new URL(url);
+    return u.pathname.length + u.search.length;
+  };
   return {
     sitemaps: robots.getSitemaps(),
-    allowed: (url) => wild * url.length + literal <= MAX_CHECK_WORK && (robots.isAllowed(url, userAgent) ?? true),
+    allowed: (url) => wild * pathLength(url) + literal <= MAX_CHECK_WORK && (robots.isAllowed(url, userAgent) ?? true),
   };
+}
+
+/**
+ * The work of checking a path against the rules that apply to us (the groups naming our product token, else
+ * those of `*`, as robots-parser picks them), per path character: each wildcard rule's length; and every
+ * other rule's once (a literal prefix is compared once).
+ */
+function ruleWork(text: string, userAgent: string): { wild: number; literal: number } {
+  const token = userAgent.split("/")[0]!.toLowerCase();
+  const work = { ours: { wild: 0, literal: 0 }, any: { wild: 0, literal: 0 } };
+  let agents: string[] = [];
+  let inRules = false;
+  for (const line of text.split("\n")) {
+    const [, field = "", value = ""] = /^\s*([A-Za-z-]+)\s*:([^#]*)/.exec(line) ?? [];
+    const name = field.toLowerCase();
+    if (name === "user-agent") {
+      // Consecutive user-agent lines name one group; one after rules starts the next.
+      if (inRules) agents = [];
+      inRules = false;
+      agents.push(value.trim().toLowerCase());
+    } else if (name === "allow" || name === "disallow") {
+      inRules = true;
+      const rule = value.trim();
+      const kind = rule.includes("*") ? "wild" : "literal";
+      if (agents.some((agent) => agent && token.startsWith(agent.split("/")[0]!) && agent !== "*")) work.ours[kind] += rule.length;
+      if (agents.includes("*")) work.any[kind] += rule.length;
+    }
+  }
+  return work.ours.wild + work.ours.literal > 0 ? work.ours : work.any;
 }
