@@ -181,6 +181,11 @@ describe("crawler", () => {
     expect(small.pages).toBe(2);
     const synced = JSON.parse((await run("npm", ["run", "-s", "cli", "--", "sources", "sync", small.id, "--json"], { cwd: ROOT, env })).stdout);
     expect(synced.pages).toBe(2);
+    // Added again without it, the source keeps its limit.
+    const again = JSON.parse(
+      (await run("npm", ["run", "-s", "cli", "--", "sources", "add", "--name", "Small", "--url", `${base}/docs/`, "--json"], { cwd: ROOT, env })).stdout,
+    );
+    expect(again.pages).toBe(2);
     const failed = await run("npm", ["run", "-s", "cli", "--", "sources", "add", "--name", "Gone", "--url", "http://127.0.0.1:9/docs/"], {
       cwd: ROOT,
       env,
