@@ -7,6 +7,9 @@ describe("what a provider's error message may tell the caller", () => {
       "This model's maximum context length is 128000 tokens; your messages resulted in 130012 tokens.",
     );
     expect(publicDetail("Invalid value for 'temperature': must be at most 2 (at 12:30)")).toBe("Invalid value for 'temperature': must be at most 2 (at 12:30)");
+    // Bracketed labels, a lone `::` and a sentence ending in a capitalised word are not addresses.
+    for (const ordinary of ["[type:invalid_request_error] [param:messages] bad [line:3]", "use :: to scope it", "Retry later.Internal errors happen."])
+      expect(publicDetail(ordinary)).toBe(ordinary);
   });
 
   it.each([

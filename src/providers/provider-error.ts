@@ -110,11 +110,11 @@ export function publicDetail(message: string): string {
       .replace(/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\b/g, "[address]")
       .replace(/\b(?:(?:[A-Za-z0-9][\w-]*\.)+[A-Za-z][\w-]*|localhost):\d{2,5}\b/g, "[address]")
       // IPv6: bracketed (`[fd00::1]:8080`), or with a `::`, or all eight groups.
-      .replace(/\[[\w.%-]*:[\w.%:-]*\](?::\d{1,5})?/g, "[address]")
-      .replace(/(?<![\w:])(?=[\dA-Fa-f:]*::)[\dA-Fa-f]{0,4}(?::[\dA-Fa-f]{0,4}){2,7}(?![\w:])/g, "[address]")
+      .replace(/\[(?=[^\]]*:)[\dA-Fa-f:.]+(?:%[\w.-]+)?\](?::\d{1,5})?/g, "[address]")
+      .replace(/(?<![\w:])(?=[\dA-Fa-f:]*::)(?=:*[\dA-Fa-f])[\dA-Fa-f]{0,4}(?::[\dA-Fa-f]{0,4}){2,7}(?![\w:])/g, "[address]")
       .replace(/(?<![\w:])[\dA-Fa-f]{1,4}(?::[\dA-Fa-f]{1,4}){7}(?![\w:])/g, "[address]")
       // Host names of a private network, even without a port (a cluster's, a LAN's).
-      .replace(/\b(?:[A-Za-z0-9][\w-]*\.)+(?:local|localdomain|internal|intranet|lan|corp|svc|home\.arpa)\b/gi, "[address]")
+      .replace(/\b(?:[a-z0-9][\w-]*\.)+(?:local|localdomain|internal|intranet|lan|corp|svc|home\.arpa)\b/g, "[address]")
       .replace(/\s+/g, " ")
       .trim()
       .slice(0, 300)

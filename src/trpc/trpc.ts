@@ -23,7 +23,7 @@ const t = initTRPC.context<TrpcContext>().create({
     const cause = error.cause;
     const docent = cause instanceof ZodError ? zodToBadRequest(cause, input) : cause instanceof DocentError ? cause : null;
     // A body or `input` that is not JSON: said plainly, without the parser's message (which quotes the bytes it met).
-    const unparsed = !docent && (error.code === "PARSE_ERROR" || cause instanceof SyntaxError);
+    const unparsed = !docent && (error.code === "PARSE_ERROR" || (error.code === "BAD_REQUEST" && cause instanceof SyntaxError));
     return {
       ...shape,
       message: docent?.message ?? (unparsed ? "The request body or `input` is not valid JSON." : shape.message),
