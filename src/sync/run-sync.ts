@@ -101,7 +101,12 @@ export async function runSync(
   async function renew(id: string) {
     // A lease lost (the database unreachable past its time to live) means someone else may sync now: stop.
     const kept = await deps.syncLeases.renew(id, holder, leaseMs).catch(() => false);
-    if (!kept) controller.abort(new Error("the sync lease was lost"));
+    if (!kept)
+      controller.abort(
+        new DocentError("SERVICE_UNAVAILABLE", "The sync stopped: its lease was lost (the database could not be reached in time).", {
+          reason: "sync_lease_lost",
+        }),
+      );
   }
 
   const basis = extractionBasis(target.baseUrl);
