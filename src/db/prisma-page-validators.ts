@@ -1,18 +1,11 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 import type { PageValidator, PageValidatorStore } from "../core/source-sync.ts";
+import { storedJson } from "./stored-json.ts";
 
 const Links = z.array(z.string());
 
-function linksOf(text: string | null): string[] | null {
-  if (text === null) return null;
-  try {
-    const parsed = Links.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
+const linksOf = (text: string | null) => storedJson(Links, text);
 
 /** Rows written per statement: well under SQLite's and PostgreSQL's bound-parameter limits. */
 const BATCH = 500;

@@ -1,8 +1,8 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
-import type { CrawlSettings, SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
-import type { SyncSummary } from "../core/source-sync.ts";
+import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
 import { bumpChanges } from "./change-counter.ts";
+import { storedJson } from "./stored-json.ts";
 
 type Row = Omit<SourceInfo, "lastSync" | "crawl"> & { lastSync: string | null; crawlOptions: string | null };
 
@@ -26,29 +26,12 @@ const StoredSummary = z.object({
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
 });
 
-/** The summary column is JSON text; one that cannot be read (an older shape) shows as no summary rather than failing the listing. */
-function summaryOf(text: string | null): SyncSummary | null {
-  if (text === null) return null;
-  try {
-    const parsed = StoredSummary.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Stored JSON read back; settings that cannot be read are the defaults. */
-function crawlOf(text: string | null): CrawlSettings | null {
-  if (text === null) return null;
-  try {
-    const parsed = StoredCrawl.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-const toInfo = ({ crawlOptions, ...row }: Row): SourceInfo => ({ ...row, lastSync: summaryOf(row.lastSync), crawl: crawlOf(crawlOptions) });
+// A summary or settings that cannot be read show as none (the defaults) rather than failing the listing.
+const toInfo = ({ crawlOptions, ...row }: Row): SourceInfo => ({
+  ...row,
+  lastSync: storedJson(StoredSummary, row.lastSync),
+  crawl: storedJson(StoredCrawl, crawlOptions),
+});
 
 /** Sources in the database, each call one query (see cached-source-catalog.ts for the one servers use). Writes move the change counter. */
 export function createPrismaSourceCatalog(prisma: PrismaClient): SourceCatalog {
