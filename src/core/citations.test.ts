@@ -276,6 +276,20 @@ describe("reading Markdown's blocks as a renderer does", () => {
     expect(renumbered('[x](/u "t") [2] [y](/v) [1]').text).toBe('[x](/u "t") [1] [y](/v) [2]');
   });
 
+  it("reads a fence inside block quotes as code, ending with the quote, as a renderer does", () => {
+    const reply = '> Quoted:\n> ```html\n> <a href="/x">[1]</a> ![i](y)\n> ```\n\nSee [2].\n\n> > ```\n> > x [1]\nplain [3]';
+    const { text, order } = renumbered(reply);
+    expect(text).toBe('> Quoted:\n> ```html\n> <a href="/x">[1]</a> ![i](y)\n> ```\n\nSee [1].\n\n> > ```\n> > x [1]\nplain [2]');
+    expect(order).toEqual([2, 3]);
+    const codes: string[] = [];
+    const visit = (node: Nodes) => {
+      if (node.type === "code") codes.push(node.value);
+      if ("children" in node) for (const child of node.children) visit(child);
+    };
+    visit(fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }));
+    expect(codes).toEqual(['<a href="/x">[1]</a> ![i](y)', "x [1]"]);
+  });
+
   it("reads a full-width marker before a colon as a citation: only ASCII brackets make a definition", () => {
     expect(renumbered("［2］: see above.", 2)).toEqual({ text: "[1]: see above.", order: [2] });
   });

@@ -12,6 +12,8 @@ interface ScanState {
   fence: string | null;
   /** The fence's opening line's indent: a fence in a list item ends with the item (a line indented less). */
   fenceIndent: number;
+  /** How many block quotes hold the fence: a fence in a quote ends with the quote (a line with fewer `>`). */
+  fenceQuotes: number;
   lineStart: boolean;
   /** The character before, and whether it closed a marker (`[1][2]` is two markers, `a[1][2]` none). */
   previous: string;
@@ -34,6 +36,7 @@ interface Bracket {
 const START: ScanState = {
   fence: null,
   fenceIndent: 0,
+  fenceQuotes: 0,
   lineStart: true,
   previous: "",
   afterMarker: false,
@@ -52,6 +55,8 @@ const partialMarkerAt = (text: string, i: number) => {
   PARTIAL_MARKER.lastIndex = i;
   return PARTIAL_MARKER.test(text);
 };
+/** Block quote markers at a line's start. */
+const QUOTES = /(?: {0,3}>[ \t]?)*/y;
 /** A fence line: at most three spaces' indent (four make indented code), the run, then its info string. */
 const FENCE = / {0,3}(`{3,}|~{3,})([^\n]*)/y;
 /**
@@ -110,32 +115,50 @@ const MAX_BRACKETS = 32;
 function scan(text: string, from: ScanState, final: boolean): ScanResult {
   const markers: CitationMarker[] = [];
   const escapes: number[] = [];
-  let { fence, fenceIndent, lineStart, previous, afterMarker, lead, forgotten, destination } = from;
+  let { fence, fenceIndent, fenceQuotes, lineStart, previous, afterMarker, lead, forgotten, destination } = from;
   const brackets = from.brackets.map((b) => ({ ...b }));
   const hold = (at: number): ScanResult => ({
     markers,
     escapes,
     safe: at,
-    state: { fence, fenceIndent, lineStart, previous, afterMarker, lead, brackets: brackets.map((b) => ({ ...b })), forgotten, destination },
+    state: {
+      fence,
+      fenceIndent,
+      fenceQuotes,
+      lineStart,
+      previous,
+      afterMarker,
+      lead,
+      brackets: brackets.map((b) => ({ ...b })),
+      forgotten,
+      destination,
+    },
   });
   const tooLong = (at: number) => text.length - at > MAX_HELD_CHARS;
   let i = 0;
   while (i < text.length) {
     if (lineStart) {
       const lineEnd = text.indexOf("\n", i);
-      FENCE.lastIndex = i;
+      // A fence may open inside block quotes (`> ```…`): read after their markers.
+      QUOTES.lastIndex = i;
+      const quoted = QUOTES.exec(text)![0];
+      const quotes = quoted.split(">").length - 1;
+      FENCE.lastIndex = i + quoted.length;
       const f = FENCE.exec(text);
       // A line that could still become a fence waits for its end.
-      if (!final && !tooLong(i) && lineEnd < 0 && /^[ \t`~]*$/.test(text.slice(i))) return hold(i);
+      if (!final && !tooLong(i) && lineEnd < 0 && /^[ \t`~>]*$/.test(text.slice(i))) return hold(i);
+      // A fence opened in a block quote ends with the quote: at a line with fewer `>`.
+      if (fence && quotes < fenceQuotes) fence = null;
       // A blank line ends the paragraph, and any link it could have held.
       if (lineEnd >= 0 && /^[ \t]*$/.test(text.slice(i, lineEnd))) {
         brackets.length = 0;
         forgotten = 0;
       }
       // A fence opened in a list item ends with the item: at a line that is not blank and indented less.
+      const from = i + quoted.length;
       let indent = 0;
-      while (text[i + indent] === " ") indent++;
-      if (fence && fenceIndent > 0 && indent < fenceIndent && i + indent < text.length && text[i + indent] !== "\n") fence = null;
+      while (text[from + indent] === " ") indent++;
+      if (fence && fenceIndent > 0 && indent < fenceIndent && from + indent < text.length && text[from + indent] !== "\n") fence = null;
       // A backtick fence's info string holds no backtick; a closing fence, nothing but spaces.
       const info = f?.[2] ?? "";
       const opens = f !== null && !fence && !(f[1]![0] === "`" && info.includes("`"));
@@ -143,6 +166,7 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
       if (opens || closes) {
         if (lineEnd < 0 && !final && !tooLong(i)) return hold(i);
         fenceIndent = fence ? 0 : indent;
+        fenceQuotes = fence ? 0 : quotes;
         fence = fence ? null : f![1]!;
         brackets.length = 0;
         forgotten = 0;
@@ -293,7 +317,12 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
     afterMarker = false;
     i++;
   }
-  return { markers, escapes, safe: text.length, state: { fence, fenceIndent, lineStart, previous, afterMarker, lead, brackets, forgotten, destination } };
+  return {
+    markers,
+    escapes,
+    safe: text.length,
+    state: { fence, fenceIndent, fenceQuotes, lineStart, previous, afterMarker, lead, brackets, forgotten, destination },
+  };
 }
 
 export function citationMarkers(text: string): CitationMarker[] {
