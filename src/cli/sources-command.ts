@@ -124,15 +124,14 @@ export async function sourcesCommand(
       const maxPages = flags["max-pages"];
       if (maxPages !== undefined && !/^[1-9]\d*$/.test(maxPages)) throw new UsageError(`--max-pages must be a whole number of at least 1; got '${maxPages}'.`);
       const dir = flags.dir && path.resolve(flags.dir);
+      // The same name again is a sync of that source: under its lease, like any other.
+      const existing = await services.catalog.findByName(flags.name.trim());
       // Kept with the source: every later sync crawls as it was added (adding it again changes only what is given).
-      const existingSource = await services.catalog.findByName(flags.name.trim());
       const settings: CrawlSettings = {
-        ...existingSource?.crawl,
+        ...existing?.crawl,
         ...(maxPages && { maxPages: Number(maxPages) }),
         ...(flags.sitemap && { sitemap: flags.sitemap }),
       };
-      // The same name again is a sync of that source: under its lease, like any other.
-      const existing = existingSource;
       const run = await runSync(
         services,
         {
