@@ -74,6 +74,10 @@ describe("the compiled server", () => {
     // The playground's citation reader is the compiled core's own module.
     const reader = await fetch(`${url}/playground/citations.js`);
     expect(reader.status).toBe(200);
-    expect(await reader.text()).toMatch(/export function citationMarkers/);
+    const code = await reader.text();
+    expect(code).toMatch(/export function citationMarkers/);
+    // …importing the compiled block reader by the URL it is served at.
+    expect(code).toMatch(/from "\.\/markdown-blocks\.js"/);
+    expect((await fetch(`${url}/playground/markdown-blocks.js`)).status).toBe(200);
   }, 60_000);
 });

@@ -60,6 +60,7 @@ describe("the playground's files", () => {
       "/playground/vendor/marked.js",
       "/playground/vendor/purify.js",
       "/playground/citations.js",
+      "/playground/markdown-blocks.js",
       "/playground/style.css",
     ]) {
       const file = await fetch(`${server.url}${path}`);
@@ -71,6 +72,8 @@ describe("the playground's files", () => {
     const reader = await (await fetch(`${server.url}/playground/citations.js`)).text();
     expect(reader).toMatch(/export\s*\{[^}]*citationMarkers|export function citationMarkers/);
     expect(reader).not.toMatch(/\binterface\b|: ScanState/);
+    // It imports the block reader by the URL it is served at.
+    expect(reader).toMatch(/from "\.\/markdown-blocks\.js"/);
   });
 });
 

@@ -1,4 +1,5 @@
-// The playground runs this module in the browser as it is (/playground/citations.js): it imports nothing, and must not.
+// The playground runs this module in the browser as it is (/playground/citations.js): it imports only markdown-blocks.ts, and must import nothing else.
+import { type Blocks, FENCE_LINE, NO_BLOCKS, readLine, UNSETTLED_LINE } from "./markdown-blocks.ts";
 
 /** A citation marker in a reply: `[2]`, or a list such as `[1, 3]`. */
 export interface CitationMarker {
@@ -9,11 +10,12 @@ export interface CitationMarker {
 
 /** What the scan knows at a point of the text: inside a fenced block or not, at a line's start or not, what came before. */
 interface ScanState {
-  fence: string | null;
-  /** The fence's opening line's indent: a fence in a list item ends with the item (a line indented less). */
-  fenceIndent: number;
-  /** How many block quotes hold the fence: a fence in a quote ends with the quote (a line with fewer `>`). */
-  fenceQuotes: number;
+  /** The Markdown blocks at the current line (code or not, the list items open). */
+  blocks: Blocks;
+  /** The current line is code to a renderer for sure: skipped to its end. */
+  codeLine: boolean;
+  /** The current line is code as read here but maybe not to a renderer: no marker is read, what could link is escaped. */
+  muted: boolean;
   lineStart: boolean;
   /** The character before, and whether it closed a marker (`[1][2]` is two markers, `a[1][2]` none). */
   previous: string;
@@ -34,9 +36,9 @@ interface Bracket {
 }
 
 const START: ScanState = {
-  fence: null,
-  fenceIndent: 0,
-  fenceQuotes: 0,
+  blocks: NO_BLOCKS,
+  codeLine: false,
+  muted: false,
   lineStart: true,
   previous: "",
   afterMarker: false,
@@ -55,10 +57,6 @@ const partialMarkerAt = (text: string, i: number) => {
   PARTIAL_MARKER.lastIndex = i;
   return PARTIAL_MARKER.test(text);
 };
-/** Block quote markers at a line's start. */
-const QUOTES = /(?: {0,3}>[ \t]?)*/y;
-/** A fence line: at most three spaces' indent (four make indented code), the run, then its info string. */
-const FENCE = / {0,3}(`{3,}|~{3,})([^\n]*)/y;
 /**
  * Where a paragraph (and any code span in it) ends: a blank line, or a line that starts another block (a quote,
  * a list item, a heading, a fence, a thematic break or setext underline, an HTML block: any line opening with `<`).
@@ -115,70 +113,41 @@ const MAX_BRACKETS = 32;
 function scan(text: string, from: ScanState, final: boolean): ScanResult {
   const markers: CitationMarker[] = [];
   const escapes: number[] = [];
-  let { fence, fenceIndent, fenceQuotes, lineStart, previous, afterMarker, lead, forgotten, destination } = from;
+  let { codeLine, muted, lineStart, previous, afterMarker, lead, forgotten, destination } = from;
+  let blocks = from.blocks;
   const brackets = from.brackets.map((b) => ({ ...b }));
   const hold = (at: number): ScanResult => ({
     markers,
     escapes,
     safe: at,
-    state: {
-      fence,
-      fenceIndent,
-      fenceQuotes,
-      lineStart,
-      previous,
-      afterMarker,
-      lead,
-      brackets: brackets.map((b) => ({ ...b })),
-      forgotten,
-      destination,
-    },
+    state: { blocks, codeLine, muted, lineStart, previous, afterMarker, lead, brackets: brackets.map((b) => ({ ...b })), forgotten, destination },
   });
   const tooLong = (at: number) => text.length - at > MAX_HELD_CHARS;
   let i = 0;
   while (i < text.length) {
     if (lineStart) {
       const lineEnd = text.indexOf("\n", i);
-      // A fence may open inside block quotes (`> ```…`): read after their markers.
-      QUOTES.lastIndex = i;
-      const quoted = QUOTES.exec(text)![0];
-      const quotes = quoted.split(">").length - 1;
-      FENCE.lastIndex = i + quoted.length;
-      const f = FENCE.exec(text);
-      // A line that could still become a fence waits for its end.
-      if (!final && !tooLong(i) && lineEnd < 0 && /^[ \t`~>]*$/.test(text.slice(i))) return hold(i);
-      // A fence opened in a block quote ends with the quote: at a line with fewer `>`.
-      if (fence && quotes < fenceQuotes) fence = null;
+      // A line that could still become a block's start, or a fence line whose info string is not whole yet, waits for its end.
+      if (!final && !tooLong(i) && lineEnd < 0 && (UNSETTLED_LINE.test(text.slice(i)) || FENCE_LINE.test(text.slice(i)))) return hold(i);
       // A blank line ends the paragraph, and any link it could have held.
       if (lineEnd >= 0 && /^[ \t]*$/.test(text.slice(i, lineEnd))) {
         brackets.length = 0;
         forgotten = 0;
       }
-      // A fence opened in a list item ends with the item: at a line that is not blank and indented less.
-      const from = i + quoted.length;
-      let indent = 0;
-      while (text[from + indent] === " ") indent++;
-      if (fence && fenceIndent > 0 && indent < fenceIndent && from + indent < text.length && text[from + indent] !== "\n") fence = null;
-      // A backtick fence's info string holds no backtick; a closing fence, nothing but spaces.
-      const info = f?.[2] ?? "";
-      const opens = f !== null && !fence && !(f[1]![0] === "`" && info.includes("`"));
-      const closes = f !== null && fence !== null && f[1]![0] === fence[0] && f[1]!.length >= fence.length && info.trim() === "";
-      if (opens || closes) {
-        if (lineEnd < 0 && !final && !tooLong(i)) return hold(i);
-        fenceIndent = fence ? 0 : indent;
-        fenceQuotes = fence ? 0 : quotes;
-        fence = fence ? null : f![1]!;
+      const next = { ...blocks, lists: [...blocks.lists] };
+      const kind = readLine(text, i, next);
+      // A fence's start or end closes any link open before it.
+      if (next.fence !== blocks.fence) {
         brackets.length = 0;
         forgotten = 0;
-        i = lineEnd < 0 ? text.length : lineEnd + 1;
-        previous = "\n";
-        afterMarker = false;
-        continue;
       }
+      blocks = next;
+      codeLine = kind === "code";
+      muted = kind === "unsure";
       lineStart = false;
       lead = true;
     }
-    if (fence) {
+    if (codeLine) {
       const lineEnd = text.indexOf("\n", i);
       if (lineEnd < 0) {
         i = text.length;
@@ -186,6 +155,8 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
       }
       i = lineEnd + 1;
       lineStart = true;
+      previous = "\n";
+      afterMarker = false;
       continue;
     }
     const c = text[i]!;
@@ -214,7 +185,8 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
         continue;
       }
     }
-    if (c === "`") {
+    // In a line that may be code (muted), a backtick run opens nothing: a renderer reading it as code sees no span either.
+    if (c === "`" && !muted) {
       let run = 1;
       while (text[i + run] === "`") run++;
       lead = false;
@@ -268,7 +240,7 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
       const end = m ? i + m[0].length : -1;
       if (!final && (m ? end === text.length : partialMarkerAt(text, i))) return hold(i);
       const glued = GLUED.test(previous) && !afterMarker;
-      if (m && !glued && text[end] !== "(") {
+      if (m && !glued && !muted && text[end] !== "(") {
         // At a line's start and followed by `:`, it is a link reference definition, not a citation: escaped.
         if (lead && text[end] === ":" && c === "[" && text[end - 1] === "]") escapes.push(end - 1);
         else {
@@ -321,7 +293,7 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
     markers,
     escapes,
     safe: text.length,
-    state: { fence, fenceIndent, fenceQuotes, lineStart, previous, afterMarker, lead, brackets, forgotten, destination },
+    state: { blocks, codeLine, muted, lineStart, previous, afterMarker, lead, brackets, forgotten, destination },
   };
 }
 

@@ -44,15 +44,18 @@ function files(): Map<string, { file: string; type: string }> {
 }
 
 /**
- * The core's citation reader, so the page reads an answer's markers as the
- * server does (one reader, not a copy): compiled JavaScript beside the
- * compiled server, or its TypeScript source transpiled by esbuild.
+ * The core's citation reader and the block reader it imports, so the page reads an answer's markers as the server
+ * does (one reader, not a copy): compiled JavaScript beside the compiled server, or the TypeScript source transpiled by
+ * esbuild, its `.ts` import written as the `.js` URL it is served at.
  */
-async function citationReader(): Promise<string> {
-  const compiled = path.join(import.meta.dirname, "../core/citations.js");
-  if (fs.existsSync(compiled)) return fs.readFileSync(compiled, "utf8");
-  const { transformSync } = await import("esbuild");
-  return transformSync(fs.readFileSync(path.join(import.meta.dirname, "../core/citations.ts"), "utf8"), { loader: "ts", format: "esm" }).code;
+function coreModule(name: string): () => Promise<string> {
+  return async () => {
+    const compiled = path.join(import.meta.dirname, `../core/${name}.js`);
+    if (fs.existsSync(compiled)) return fs.readFileSync(compiled, "utf8");
+    const { transformSync } = await import("esbuild");
+    const source = fs.readFileSync(path.join(import.meta.dirname, `../core/${name}.ts`), "utf8");
+    return transformSync(source, { loader: "ts", format: "esm" }).code.replace(/from "\.\/([a-z-]+)\.ts"/g, 'from "./$1.js"');
+  };
 }
 
 /** The browser playground at `/`: a static page that calls /v1 with the key the visitor pastes. */
@@ -60,7 +63,7 @@ export function playgroundRoutes() {
   const app = new Hono();
   const cache = new Map<string, string>();
   const routes = [...files()].map(([route, { file, type }]) => [route, type, async () => fs.readFileSync(file, "utf8")] as const);
-  routes.push(["/playground/citations.js", JS, citationReader]);
+  for (const name of ["citations", "markdown-blocks"]) routes.push([`/playground/${name}.js`, JS, coreModule(name)]);
   for (const [route, type, read] of routes) {
     app.get(route, async (c) => {
       // Read once; the packages' source-map comments would only point at files not served.
