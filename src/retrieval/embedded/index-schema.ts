@@ -1,11 +1,11 @@
 import type Database from "better-sqlite3";
 
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS page (source_id TEXT NOT NULL, url TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (source_id, url));
 CREATE TABLE IF NOT EXISTS chunk (
-  id INTEGER PRIMARY KEY, source_id TEXT NOT NULL, url TEXT NOT NULL, anchor TEXT NOT NULL,
+  id INTEGER PRIMARY KEY AUTOINCREMENT, source_id TEXT NOT NULL, url TEXT NOT NULL, anchor TEXT NOT NULL,
   title TEXT NOT NULL, section TEXT NOT NULL, body TEXT NOT NULL,
   links TEXT NOT NULL DEFAULT '', spans TEXT NOT NULL DEFAULT '');
 CREATE INDEX IF NOT EXISTS chunk_by_source ON chunk (source_id, url);
@@ -19,8 +19,26 @@ END;
 `;
 
 /**
+ * Version 7 and earlier reused a deleted passage's row id (the highest ones, as a sync deletes and re-adds a page's):
+ * a server still holding the segment of before another process's sync then read the new passage in the old one's
+ * place, and cited a page for text it does not hold. Rebuilt with AUTOINCREMENT, keeping every row id, so a stale
+ * segment's ids are only ever missing (skipped), never another passage's.
+ */
+function neverReuseRowIds(db: Database.Database) {
+  db.exec(`
+    CREATE TABLE chunk_v8 (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, source_id TEXT NOT NULL, url TEXT NOT NULL, anchor TEXT NOT NULL,
+      title TEXT NOT NULL, section TEXT NOT NULL, body TEXT NOT NULL,
+      links TEXT NOT NULL DEFAULT '', spans TEXT NOT NULL DEFAULT '');
+    INSERT INTO chunk_v8 (id, source_id, url, anchor, title, section, body, links, spans)
+      SELECT id, source_id, url, anchor, title, section, body, links, spans FROM chunk;
+    DROP TRIGGER IF EXISTS chunk_ad; DROP INDEX IF EXISTS chunk_by_source; DROP TABLE chunk;
+    ALTER TABLE chunk_v8 RENAME TO chunk;`);
+}
+
+/**
  * Brings the index file to the current schema and returns the sources whose
- * segments must be (re)built. Version 6 lacked passages' section spans and
+ * segments must be (re)built. Version 7 reused row ids (see neverReuseRowIds). Version 6 lacked passages' section spans and
  * version 5 their links too: the columns are added, empty until the next sync
  * re-reads the pages (a passage without spans is one section). Version 4 kept the same
  * passages under SQLite FTS5 tables: those are dropped and the passages kept.
@@ -32,10 +50,11 @@ export function migrateIndex(db: Database.Database): string[] {
     db.exec(SCHEMA);
     return [];
   }
-  if (version === 5 || version === 6) {
+  if (version >= 5 && version <= 7) {
     db.transaction(() => {
       if (version === 5) db.exec(`ALTER TABLE chunk ADD COLUMN links TEXT NOT NULL DEFAULT ''`);
-      db.exec(`ALTER TABLE chunk ADD COLUMN spans TEXT NOT NULL DEFAULT ''`);
+      if (version <= 6) db.exec(`ALTER TABLE chunk ADD COLUMN spans TEXT NOT NULL DEFAULT ''`);
+      neverReuseRowIds(db);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     })();
     db.exec(SCHEMA);
@@ -51,6 +70,7 @@ export function migrateIndex(db: Database.Database): string[] {
       db.exec(
         `ALTER TABLE chunk DROP COLUMN src; ALTER TABLE chunk DROP COLUMN idents; ALTER TABLE chunk ADD COLUMN links TEXT NOT NULL DEFAULT ''; ALTER TABLE chunk ADD COLUMN spans TEXT NOT NULL DEFAULT '';`,
       );
+      neverReuseRowIds(db);
       sources = db.prepare(`SELECT DISTINCT source_id FROM chunk`).pluck().all() as string[];
     } else {
       db.exec(`DROP TABLE IF EXISTS chunk_vec; DROP TABLE IF EXISTS chunk; DROP TABLE IF EXISTS page; DROP TABLE IF EXISTS segment;`);

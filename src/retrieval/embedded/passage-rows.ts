@@ -8,7 +8,7 @@ export type StoredPassage = Omit<Chunk, "embedding"> & { id: number };
 
 export interface PassageRows {
   (ids: readonly number[]): Map<number, StoredPassage>;
-  /** Forgets every remembered passage: the index changed (row ids may be reused). */
+  /** Forgets every remembered passage: the index changed (its passages may be gone). */
   clear(): void;
 }
 

@@ -7,6 +7,7 @@ import { queryWords } from "../../core/text-analyzer.ts";
 import { englishAnalyzer } from "../../text/english-analyzer.ts";
 import { retrieverContract } from "../retriever.contract.ts";
 import { embeddedRetrieverChecks } from "./embedded-retriever.checks.ts";
+import { SCHEMA_VERSION } from "./index-schema.ts";
 import { openSqliteIndex } from "./sqlite-index.ts";
 
 const ID = "11111111-2222-4333-8444-555555555555";
@@ -58,21 +59,49 @@ describe("embedded index on disk", () => {
     server.close();
   });
 
-  it("reads a passage anew once its source is replaced, though the new rows reuse the old row ids", async () => {
+  it("never reads another passage in a stale segment's place: a row id is not reused after another connection's sync", async () => {
     const file = tempFile();
     const server = openSqliteIndex(file, { preload: true });
     const cli = openSqliteIndex(file);
-    const texts = async (index: ReturnType<typeof openSqliteIndex>) =>
-      (await index.retrieve({ query: "sharding", limit: 5 })).chunks.map((h) => [h.key, h.text]);
-    await server.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits data.")]);
-    const key = (await texts(server))[0]![0];
-    await server.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits data across nodes.")]);
-    expect(await texts(server)).toEqual([[key, "Sharding splits data across nodes."]]);
-    await cli.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits tables.")]);
+    const hits = async (query: string) => (await server.retrieve({ query, limit: 5 })).chunks.map((h) => [h.url, h.text]);
+    await server.writer.replaceSource(ID, [
+      page(ID, "https://x/a.html", "Sharding", "Sharding splits data."),
+      page(ID, "https://x/b.html", "Widget 2", "The widget frobnicator controls zorbling."),
+    ]);
+    // Another process replaces the source (deleting its rows, the highest row ids, and adding rows again).
+    await cli.writer.replaceSource(ID, [
+      page(ID, "https://x/c.html", "Gadget", "The gadget frobnicator sets the pace."),
+      page(ID, "https://x/a.html", "Sharding", "Sharding splits data."),
+      page(ID, "https://x/b.html", "Widget 2", "The widget frobnicator controls blooping."),
+    ]);
+    // Until it refreshes, the server's segment still points at the old rows: gone, so not found; never the new ones.
+    for (const query of ["sharding", "frobnicator zorbling"]) {
+      for (const [url, text] of await hits(query)) expect(text, `${query}: ${url}`).not.toMatch(/gadget|blooping/);
+    }
     server.refresh();
-    expect(await texts(server)).toEqual([[key, "Sharding splits tables."]]);
+    expect((await hits("frobnicator blooping"))[0]).toEqual(["https://x/b.html", "The widget frobnicator controls blooping."]);
     cli.close();
     server.close();
+  });
+
+  it("upgrades a version 7 index, whose row ids could be reused, keeping its passages and their ids", async () => {
+    const file = tempFile();
+    const old = new Database(file);
+    old.exec(`CREATE TABLE chunk (id INTEGER PRIMARY KEY, source_id TEXT NOT NULL, url TEXT NOT NULL, anchor TEXT NOT NULL,
+      title TEXT NOT NULL, section TEXT NOT NULL, body TEXT NOT NULL, links TEXT NOT NULL DEFAULT '', spans TEXT NOT NULL DEFAULT '');
+      INSERT INTO chunk (id, source_id, url, anchor, title, section, body) VALUES (41, '${ID}', 'https://x/a.html', '', 'Sharding', '', 'Sharding splits data.');`);
+    old.pragma("user_version = 7");
+    old.close();
+    const index = openSqliteIndex(file);
+    index.close();
+    const db = new Database(file);
+    expect(db.prepare("SELECT id, body FROM chunk").all()).toEqual([{ id: 41, body: "Sharding splits data." }]);
+    expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'chunk'").pluck().get()).toMatch(/AUTOINCREMENT/);
+    db.prepare("DELETE FROM chunk WHERE id = 41").run();
+    expect(db.prepare(`INSERT INTO chunk (source_id, url, anchor, title, section, body) VALUES ('${ID}', 'u', '', '', '', 'x')`).run().lastInsertRowid).toBe(
+      42,
+    );
+    db.close();
   });
 
   it("searches another connection's embeddings once it refreshes, never reading them during a search", async () => {
@@ -316,7 +345,7 @@ describe("index schema upgrade from version 5", () => {
     const after = await index.retrieve({ query: "replicas copy data", sourceIds: [ID], limit: 1 });
     expect(after.chunks[0]!.links).toEqual([{ url: "https://x/sharding.html", text: "sharding" }]);
     index.close();
-    expect(new Database(file).pragma("user_version", { simple: true })).toBe(7);
+    expect(new Database(file).pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
   });
 });
 
@@ -352,7 +381,7 @@ describe("index schema upgrade from version 6", () => {
     const after = await index.retrieve({ query: "headers timeout", sourceIds: [ID], limit: 5 });
     index.close();
     expect(after.chunks[0]!.spans).toEqual(spans);
-    expect(new Database(file).pragma("user_version", { simple: true })).toBe(7);
+    expect(new Database(file).pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
   });
 });
 
