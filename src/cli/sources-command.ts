@@ -185,6 +185,10 @@ export async function sourcesCommand(
         if (run.result) {
           results.push({ status: "ok", ...reportObject(run.result) });
           if (!flags.json) print(reportLine("Synced", run.result));
+        } else if (run.summary.error?.code === "source_removed") {
+          // Removed since the list was read: nothing to sync, and no failure.
+          results.push({ id: source.id, name: source.name, status: "removed" });
+          if (!flags.json) print(`Skipped "${source.name}" (id ${source.id}): removed meanwhile.`);
         } else {
           failed++;
           results.push({ id: source.id, name: source.name, status: "failed", error: run.summary.error });
@@ -226,7 +230,9 @@ export async function sourcesCommand(
     case "remove": {
       const id = rest[0];
       if (!id) throw new UsageError("sources remove needs the source's ID (see sources list)");
-      if (!(await removeSource(services, id))) throw new UsageError(`No knowledge source with id ${id}.`);
+      const { removed, busy } = await removeSource(services, id, syncHolder());
+      if (busy !== undefined) throw new SyncInProgressError(id, busy);
+      if (!removed) throw new UsageError(`No knowledge source with id ${id}.`);
       print(flags.json ? JSON.stringify({ id, removed: true }) : `Removed source ${id}.`);
       return;
     }

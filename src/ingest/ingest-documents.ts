@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Embedder } from "../core/embedder.ts";
-import { badRequest } from "../core/errors.ts";
+import { badRequest, DocentError } from "../core/errors.ts";
 import type { IndexWriter, PageChunks } from "../core/retriever.ts";
 import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
-import type { PageCounts } from "../core/source-sync.ts";
+import type { PageCounts, SyncLeases } from "../core/source-sync.ts";
 import { dropDuplicates } from "./drop-duplicates.ts";
 import type { SourceDocument } from "./list-documents.ts";
 import { type PageParser, sharedPageParser } from "./page-parser.ts";
@@ -12,6 +12,8 @@ import type { ParseResult } from "./parse-page.ts";
 export { dropDuplicates };
 
 export interface IngestInput {
+  /** The source being synced, when it exists: it must still exist (a sync never brings back a source removed meanwhile). */
+  id?: string;
   name: string;
   baseUrl: string;
   description?: string;
@@ -89,7 +91,8 @@ export async function ingestDocuments(
   const name = input.name.trim();
   if (!name) throw badRequest("A knowledge source needs a name.", "name", "missing_name");
   const baseUrl = normaliseBaseUrl(input.baseUrl);
-  const existing = await deps.catalog.findByName(name);
+  const existing = input.id ? await deps.catalog.get(input.id) : await deps.catalog.findByName(name);
+  if (input.id && !existing) sourceRemoved(input.id);
   const id = existing?.id ?? randomUUID();
   const known = existing ? await deps.writer.pageHashes(id) : new Map<string, string>();
 
@@ -200,8 +203,27 @@ export async function ingestDocuments(
 }
 
 /** Removes a source from the catalog first (so it stops being served), then from the index. */
-export async function removeSource(deps: { catalog: SourceCatalog; writer: IndexWriter }, id: string): Promise<boolean> {
-  const removed = await deps.catalog.remove(id);
+const sourceRemoved = (id: string): never => {
+  throw new DocentError("NOT_FOUND", `The knowledge source ${id} was removed; nothing was synced.`, { reason: "source_removed" });
+};
+
+/**
+ * Removes a source under its sync lease, so no sync is writing it meanwhile (one would bring it back, or leave it
+ * listed with an empty index): while one runs, `false` with the lease's holder… as `busy`. The catalog's row goes
+ * first (the lease with it), so the source is gone for every caller before its passages are.
+ */
+export async function removeSource(
+  deps: { catalog: SourceCatalog; writer: IndexWriter; syncLeases: Pick<SyncLeases, "acquire" | "release" | "holder"> },
+  id: string,
+  holder: string,
+): Promise<{ removed: boolean; busy?: string | null }> {
+  if (!(await deps.syncLeases.acquire(id, holder, 60_000))) return { removed: false, busy: (await deps.syncLeases.holder(id))?.holder ?? null };
+  let removed = false;
+  try {
+    removed = await deps.catalog.remove(id);
+  } finally {
+    if (!removed) await deps.syncLeases.release(id, holder).catch(() => {});
+  }
   await deps.writer.removeSource(id);
-  return removed;
+  return { removed };
 }

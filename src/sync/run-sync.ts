@@ -122,6 +122,7 @@ export async function runSync(
       }
     }
     const result = await ingestDocuments(deps, {
+      id: target.id ?? undefined,
       name: target.name,
       baseUrl: target.baseUrl,
       description: target.description,

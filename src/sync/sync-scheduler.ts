@@ -81,6 +81,8 @@ export function startSyncScheduler({
         timeLimitMs,
       });
       const { summary } = run;
+      // Removed since the list was read: nothing was synced, and nothing is to be said.
+      if (summary.error?.code === "source_removed") return void logger.debug({ source_id: source.id }, "sync skipped: source removed");
       onSync?.(summary, source);
       // In the words of GET /v1/sources' last_sync, with the source's size after it.
       const line = {
