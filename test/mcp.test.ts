@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Client } from "@modelcontextprotocol/client";
+import type { Client, ClientOptions as McpClientOptions } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
@@ -359,6 +359,30 @@ describe("MCP under the key's rate limit", () => {
     });
     // No key, no budget spent: authentication answers first.
     expect((await rpc(server, {})).status).toBe(401);
+  });
+});
+
+describe("MCP under the key's concurrency cap", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ MAX_CONCURRENT_PER_KEY: "2" });
+  });
+  afterAll(() => server?.close());
+
+  it("promises no tool-list changes, so a client that listens for them holds none of its key's concurrent requests", async () => {
+    // Modern clients with a list-changed handler open a subscription stream when the server promises notifications.
+    const options = { versionNegotiation: { mode: "auto" }, listChanged: { tools: { onChanged: () => {} } } } as McpClientOptions;
+    const clients = [await mcpClient(server.url, server.key, options), await mcpClient(server.url, server.key, options)];
+    try {
+      expect(clients[0]!.getServerCapabilities()?.tools?.listChanged).not.toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const listed = await clients[0]!.callTool({ name: "list_sources", arguments: {} });
+      expect(listed.isError).toBeFalsy();
+      const models = await fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${server.key}` } });
+      expect(models.status).toBe(200);
+    } finally {
+      for (const client of clients) await client.close();
+    }
   });
 });
 

@@ -12,7 +12,12 @@ const INSTRUCTIONS =
 
 /** One MCP server for one request, built around its admitted caller: the endpoint keeps nothing between requests. */
 export function createDocentMcpServer(context: ToolContext): McpServer {
-  const server = new McpServer({ name: "docent", title: "docent documentation", version: "1" }, { instructions: INSTRUCTIONS });
+  // Stateless: no list-changed notification can ever be sent, so none is promised (the SDK's default would have every
+  // modern client hold a subscription stream open, each one of its key's concurrent requests, for nothing).
+  const server = new McpServer(
+    { name: "docent", title: "docent documentation", version: "1" },
+    { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: false } } },
+  );
   for (const register of [registerSearchDocs, registerGetPage, registerListSources, registerAskDocs]) register(server, context);
   return server;
 }
