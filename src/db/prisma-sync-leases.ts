@@ -19,7 +19,8 @@ export function createPrismaSyncLeases(prisma: PrismaClient, now = () => new Dat
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
       }
-      const { count } = await prisma.syncLease.updateMany({ where: { sourceId, expiresAt: { lt: at } }, data: { holder, expiresAt } });
+      // Lapsed at its expiry, as holder() reads it: a retry timed to the expiry must find it free.
+      const { count } = await prisma.syncLease.updateMany({ where: { sourceId, expiresAt: { lte: at } }, data: { holder, expiresAt } });
       return count === 1;
     },
     async renew(sourceId, holder, ttlMs) {
