@@ -4,6 +4,7 @@ import type { Config } from "./config.ts";
 import { ensureDemoSource } from "./demo-source.ts";
 import { type Listener, listen } from "./listener.ts";
 import { createLogger, type Logger } from "./logging/logger.ts";
+import { removeOrphanSources } from "./sync/orphan-sources.ts";
 import { syncHolder } from "./sync/run-sync.ts";
 import { startSyncScheduler } from "./sync/sync-scheduler.ts";
 
@@ -48,6 +49,13 @@ export async function startServer(
   const url = `http://${host}:${port}`;
   const publicUrl = config.PUBLIC_URL ?? url;
 
+  // Passages a crashed add or remove left without a source: nothing cites them, but they take search slots.
+  try {
+    const orphans = await removeOrphanSources(services);
+    if (orphans.length > 0) logger.warn({ source_ids: orphans }, `docent: removed the passages of ${orphans.length} source(s) the catalog does not know.`);
+  } catch (error) {
+    logger.warn({ err: error }, "docent: could not look for passages without a source");
+  }
   if (config.DOCENT_DEMO) {
     // The demo is a convenience: if it cannot be built (say, the embeddings service is down), serve without it.
     try {

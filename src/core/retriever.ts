@@ -124,4 +124,6 @@ export interface IndexWriter {
   /** Replaces everything indexed for a source in one atomic step. */
   replaceSource(sourceId: string, pages: PageChunks[]): Promise<{ pages: number; chunks: number }>;
   removeSource(sourceId: string): Promise<void>;
+  /** Every source the index holds passages of (a catalog's sources, and any a crash left behind it). */
+  sourceIds(): Promise<string[]>;
 }

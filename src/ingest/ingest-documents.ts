@@ -14,6 +14,8 @@ export { dropDuplicates };
 export interface IngestInput {
   /** The source being synced, when it exists: it must still exist (a sync never brings back a source removed meanwhile). */
   id?: string;
+  /** The id a new source gets (leased by the caller; a random one otherwise), unless one of that name exists. */
+  newId?: string;
   name: string;
   baseUrl: string;
   description?: string;
@@ -93,7 +95,7 @@ export async function ingestDocuments(
   const baseUrl = normaliseBaseUrl(input.baseUrl);
   const existing = input.id ? await deps.catalog.get(input.id) : await deps.catalog.findByName(name);
   if (input.id && !existing) sourceRemoved(input.id);
-  const id = existing?.id ?? randomUUID();
+  const id = existing?.id ?? input.newId ?? randomUUID();
   const known = existing ? await deps.writer.pageHashes(id) : new Map<string, string>();
 
   // In the documents' order (the first of two copies is the one kept), whatever order their parses end in.

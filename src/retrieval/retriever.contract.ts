@@ -170,7 +170,9 @@ export function retrieverContract(name: string, setup: RetrieverSetup) {
 
     it("removes a source and nothing else", async () => {
       const { retrieve, writer, cleanup } = await seeded();
+      expect((await writer.sourceIds()).sort()).toEqual([LITE, PG].sort());
       await writer.removeSource(PG);
+      expect(await writer.sourceIds()).toEqual([LITE]);
       const { chunks: hits } = await retrieve({ query: "vacuum partial index", limit: 10 });
       await cleanup?.();
       expect(hits.length).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Embedder } from "../core/embedder.ts";
 import { DocentError } from "../core/errors.ts";
@@ -88,11 +88,16 @@ export async function runSync(
   if (target.id && !(await deps.syncLeases.acquire(target.id, holder, leaseMs))) {
     throw new SyncInProgressError(target.id, (await deps.syncLeases.holder(target.id))?.holder ?? null);
   }
+  // A new source's id is chosen here and leased before any of its passages are written, until its catalog row is:
+  // a crash in between leaves passages that removeOrphanSources can tell from an add still under way.
+  const newId = target.id ? undefined : randomUUID();
+  if (newId) await deps.syncLeases.acquire(newId, holder, leaseMs);
+  const leased = target.id ?? newId!;
   const started = new Date();
   const controller = new AbortController();
   const stop = () => controller.abort(signal?.reason);
   signal?.addEventListener("abort", stop, { once: true });
-  const heartbeat = target.id ? setInterval(() => void renew(target.id!), leaseMs / 3) : undefined;
+  const heartbeat = setInterval(() => void renew(leased), leaseMs / 3);
   heartbeat?.unref();
   // One slow site (each answer just inside its own deadline) must not hold the schedule, and every other source's sync, for hours.
   // Node fires a timer set past 2^31 - 1 ms (24.8 days) at once: a longer limit waits that long, which is no limit in practice.
@@ -123,6 +128,7 @@ export async function runSync(
     }
     const result = await ingestDocuments(deps, {
       id: target.id ?? undefined,
+      newId,
       name: target.name,
       baseUrl: target.baseUrl,
       description: target.description,
@@ -149,7 +155,7 @@ export async function runSync(
     clearInterval(heartbeat);
     clearTimeout(deadline);
     signal?.removeEventListener("abort", stop);
-    if (target.id) await deps.syncLeases.release(target.id, holder).catch(() => {});
+    await deps.syncLeases.release(leased, holder).catch(() => {});
   }
 }
 

@@ -83,6 +83,7 @@ export function openSqliteIndex(
   const deletePageChunks = db.prepare(`DELETE FROM chunk WHERE source_id = ? AND url = ?`);
   const deletePage = db.prepare(`DELETE FROM page WHERE source_id = ? AND url = ?`);
   const deletePages = db.prepare(`DELETE FROM page WHERE source_id = ?`);
+  const indexedSources = db.prepare(`SELECT DISTINCT source_id FROM page`).pluck();
   const hashesOf = db.prepare(`SELECT url, hash FROM page WHERE source_id = ?`);
   const totalsOf = db.prepare(`SELECT (SELECT count(*) FROM page WHERE source_id = ?) AS pages, (SELECT count(*) FROM chunk WHERE source_id = ?) AS chunks`);
   const insertPage = db.prepare(`INSERT OR REPLACE INTO page (source_id, url, hash) VALUES (?, ?, ?)`);
@@ -214,6 +215,9 @@ export function openSqliteIndex(
       },
       async removeSource(sourceId) {
         written(remove.immediate(sourceId));
+      },
+      async sourceIds() {
+        return indexedSources.all() as string[];
       },
     },
     async readPage(url, sourceIds) {

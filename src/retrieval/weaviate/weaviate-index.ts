@@ -253,6 +253,7 @@ export async function openWeaviateIndex(options: WeaviateIndexOptions) {
       if (await sources.data.exists(sourceObjectId(sourceId))) await sources.data.deleteById(sourceObjectId(sourceId));
       if (live) await dropGeneration(live);
     },
+    sourceIds: async () => [...(await liveGenerations()).keys()],
   };
 
   return {
