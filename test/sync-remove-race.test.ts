@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IndexWriter } from "../src/core/retriever.ts";
-import { removeSource } from "../src/ingest/ingest-documents.ts";
+import { ingestDocuments, removeSource } from "../src/ingest/ingest-documents.ts";
 import type { SourceDocument } from "../src/ingest/list-documents.ts";
 import { removeOrphanSources } from "../src/sync/orphan-sources.ts";
 import { runSync } from "../src/sync/run-sync.ts";
@@ -86,5 +86,19 @@ describe("removing a source and syncing it", () => {
     );
     expect(seenMeanwhile).toEqual([]);
     expect((await server.services.writer.pageHashes(run.result!.source.id)).size).toBe(1);
+  });
+
+  it("says plainly that another process added the same new name meanwhile, and leaves none of its own passages", async () => {
+    const first = await add("Race four");
+    const before = await server.services.writer.sourceIds();
+    // The second add looked the name up before the first one's catalog row existed.
+    const catalog = { ...server.services.catalog, findByName: async () => null };
+    const second = ingestDocuments(
+      { ...server.services, catalog },
+      { name: "Race four", baseUrl: "https://race.example/", origin: "https://race.example/", documents: [doc("b.md", "Another frobnicator.")] },
+    );
+    await expect(second).rejects.toMatchObject({ reason: "source_added_meanwhile", message: expect.stringMatching(/added by another process meanwhile/) });
+    expect((await server.services.writer.sourceIds()).sort()).toEqual(before.sort());
+    expect((await server.services.catalog.findByName("Race four"))?.id).toBe(first.id);
   });
 });

@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
+import { DocentError } from "../core/errors.ts";
 import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
 import { bumpChanges } from "./change-counter.ts";
 import { storedJson } from "./stored-json.ts";
@@ -46,8 +47,18 @@ export function createPrismaSourceCatalog(prisma: PrismaClient): SourceCatalog {
       return row && toInfo(row);
     },
     async upsert(source) {
-      const [saved] = await prisma.$transaction([prisma.source.upsert({ where: { id: source.id }, create: source, update: source }), bumpChanges(prisma)]);
-      return toInfo(saved);
+      try {
+        const [saved] = await prisma.$transaction([prisma.source.upsert({ where: { id: source.id }, create: source, update: source }), bumpChanges(prisma)]);
+        return toInfo(saved);
+      } catch (error) {
+        // Two processes adding one new name at once: one wins; the other says so, not with the database's dump.
+        if ((error as { code?: string }).code !== "P2002") throw error;
+        throw new DocentError(
+          "SERVICE_UNAVAILABLE",
+          `A knowledge source named '${source.name}' was added by another process meanwhile; run the command again to sync it.`,
+          { reason: "source_added_meanwhile", retryable: true },
+        );
+      }
     },
     async remove(id) {
       const [, , { count }] = await prisma.$transaction([
