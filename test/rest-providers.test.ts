@@ -55,6 +55,22 @@ describe("REST with provider models", () => {
     expect(sent.body.messages[1].content).toContain("physically reordered based on the index information");
   });
 
+  it("reports the prompt tokens the provider's cache served, as OpenAI does, on Chat Completions (whole and streamed) and the Responses API", async () => {
+    const usage = { input: 321, output: 9, cached: 256 };
+    fake.queue({ kind: "reply", text: "Use CLUSTER [1].", usage });
+    const whole = await client.chat.completions.create(params("provider_a"));
+    expect(whole.usage).toMatchObject({ prompt_tokens: 321, prompt_tokens_details: { cached_tokens: 256 } });
+    fake.queue({ kind: "reply", text: "Use CLUSTER [1].", usage });
+    let streamed: OpenAI.CompletionUsage | undefined;
+    for await (const chunk of await client.chat.completions.create({ ...params("provider_a"), stream: true, stream_options: { include_usage: true } })) {
+      streamed = chunk.usage ?? streamed;
+    }
+    expect(streamed).toMatchObject({ prompt_tokens: 321, prompt_tokens_details: { cached_tokens: 256 } });
+    fake.queue({ kind: "reply", text: "Use CLUSTER [1].", usage });
+    const response = await client.responses.create({ model: "provider_a", input: "How do I physically reorder a table according to an index?" });
+    expect(response.usage).toMatchObject({ input_tokens: 321, input_tokens_details: { cached_tokens: 256 } });
+  });
+
   it.each(["provider_a", "provider_b"])("%s: the system message sent upstream holds no retrieved text, only the delimited block does", async (model) => {
     fake.queue({ kind: "reply", text: "Use CLUSTER [1]." });
     await client.chat.completions.create(params(model));

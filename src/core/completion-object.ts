@@ -16,6 +16,8 @@ export interface Usage {
   completion_tokens: number;
   total_tokens: number;
   completion_tokens_details: { reasoning_tokens: number };
+  /** As OpenAI reports it: the prompt tokens its cache served. */
+  prompt_tokens_details: { cached_tokens: number };
 }
 
 export interface ChatCompletion {
@@ -77,6 +79,7 @@ export function toUsage(usage: TokenUsage): Usage {
     completion_tokens: usage.completionTokens,
     total_tokens: usage.promptTokens + usage.completionTokens,
     completion_tokens_details: { reasoning_tokens: usage.reasoningTokens },
+    prompt_tokens_details: { cached_tokens: usage.cachedTokens ?? 0 },
   };
 }
 

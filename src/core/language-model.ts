@@ -8,6 +8,8 @@ export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
   reasoningTokens: number;
+  /** Of the prompt tokens, those the provider served from its prompt cache (when it says). */
+  cachedTokens?: number;
 }
 
 export interface ModelMessage {

@@ -17,6 +17,7 @@ export async function* withExtraUsage(parts: AsyncIterable<ChatPart>, extra: Tok
           promptTokens: part.usage.promptTokens + extra.promptTokens,
           completionTokens: part.usage.completionTokens + extra.completionTokens,
           reasoningTokens: part.usage.reasoningTokens + extra.reasoningTokens,
+          cachedTokens: (part.usage.cachedTokens ?? 0) + (extra.cachedTokens ?? 0),
         },
       };
   }

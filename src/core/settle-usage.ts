@@ -6,5 +6,6 @@ export function settleUsage(reported: Partial<TokenUsage> | undefined, count: { 
     promptTokens: reported?.promptTokens ?? count.prompt(),
     completionTokens: reported?.completionTokens ?? count.completion(),
     reasoningTokens: reported?.reasoningTokens ?? 0,
+    cachedTokens: reported?.cachedTokens ?? 0,
   };
 }

@@ -75,6 +75,7 @@ export async function* structuredReply(
       usage.promptTokens += attempt.usage.promptTokens;
       usage.completionTokens += attempt.usage.completionTokens;
       usage.reasoningTokens += attempt.usage.reasoningTokens;
+      usage.cachedTokens = (usage.cachedTokens ?? 0) + (attempt.usage.cachedTokens ?? 0);
       problems = await checkStructuredReply(attempt.text, format, validator, { caller, signal: call.abortSignal });
       if (problems.length > 0) {
         yield {

@@ -9,7 +9,14 @@ import type { AddressInfo } from "node:net";
 export type Script =
   /** `delayMs`: the wait before a JSON reply, or between streamed pieces. */
   /** `refusal`: OpenAI's refusal, sent as `refusal` instead of `content` (Anthropic says it with `finish: "refusal"`). */
-  | { kind: "reply"; text: string; finish?: string; usage?: { input: number; output: number; reasoning?: number }; delayMs?: number; refusal?: boolean }
+  | {
+      kind: "reply";
+      text: string;
+      finish?: string;
+      usage?: { input: number; output: number; reasoning?: number; cached?: number };
+      delayMs?: number;
+      refusal?: boolean;
+    }
   /** Stream `text` in pieces but close the connection after `cutAfter` pieces, without finishing. */
   | { kind: "cut"; text: string; cutAfter: number }
   /** Stream forever (slowly) until the client goes away. */
@@ -229,11 +236,12 @@ export async function startFakeProviderServer(defaultScript: Script = { kind: "r
   };
 }
 
-const openaiUsage = (u: { input: number; output: number; reasoning?: number }) => ({
+const openaiUsage = (u: { input: number; output: number; reasoning?: number; cached?: number }) => ({
   prompt_tokens: u.input,
   completion_tokens: u.output,
   total_tokens: u.input + u.output,
   completion_tokens_details: { reasoning_tokens: u.reasoning ?? 0 },
+  ...(u.cached !== undefined && { prompt_tokens_details: { cached_tokens: u.cached } }),
 });
 
 function openaiChunk(model: string, delta: object, finish: string | null) {
@@ -247,7 +255,7 @@ function openaiChunk(model: string, delta: object, finish: string | null) {
   };
 }
 
-function openaiCompletion(model: string, text: string, usage?: { input: number; output: number; reasoning?: number }, refusal = false) {
+function openaiCompletion(model: string, text: string, usage?: { input: number; output: number; reasoning?: number; cached?: number }, refusal = false) {
   return {
     id: "chatcmpl-fake",
     object: "chat.completion",

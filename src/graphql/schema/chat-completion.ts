@@ -5,6 +5,10 @@ export const CompletionTokensDetails = builder.objectRef<Usage["completion_token
   fields: (t) => ({ reasoningTokens: t.int({ resolve: (d) => d.reasoning_tokens }) }),
 });
 
+export const PromptTokensDetails = builder.objectRef<Usage["prompt_tokens_details"]>("PromptTokensDetails").implement({
+  fields: (t) => ({ cachedTokens: t.int({ description: "Prompt tokens the provider served from its prompt cache.", resolve: (d) => d.cached_tokens }) }),
+});
+
 export const UsageRef = builder.objectRef<Usage>("Usage").implement({
   description: "Token usage of the request.",
   fields: (t) => ({
@@ -12,6 +16,7 @@ export const UsageRef = builder.objectRef<Usage>("Usage").implement({
     completionTokens: t.int({ resolve: (u) => u.completion_tokens }),
     totalTokens: t.int({ resolve: (u) => u.total_tokens }),
     completionTokensDetails: t.field({ type: CompletionTokensDetails, resolve: (u) => u.completion_tokens_details }),
+    promptTokensDetails: t.field({ type: PromptTokensDetails, resolve: (u) => u.prompt_tokens_details }),
   }),
 });
 

@@ -78,6 +78,7 @@ const Usage = z.strictObject({
   completion_tokens: z.int(),
   total_tokens: z.int(),
   completion_tokens_details: z.strictObject({ reasoning_tokens: z.int() }),
+  prompt_tokens_details: z.strictObject({ cached_tokens: z.int() }),
 });
 
 const UrlReferences = z

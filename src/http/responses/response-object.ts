@@ -135,7 +135,7 @@ export const flatAnnotations = (citations: UrlCitation[]): UrlCitationAnnotation
 
 export const responseUsage = (u: Usage): ResponseUsage => ({
   input_tokens: u.prompt_tokens,
-  input_tokens_details: { cached_tokens: 0 },
+  input_tokens_details: { cached_tokens: u.prompt_tokens_details.cached_tokens },
   output_tokens: u.completion_tokens,
   output_tokens_details: { reasoning_tokens: u.completion_tokens_details.reasoning_tokens },
   total_tokens: u.total_tokens,

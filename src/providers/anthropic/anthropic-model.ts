@@ -13,6 +13,12 @@ export interface AnthropicModelOptions {
 }
 
 /** provider_b: the Anthropic Messages API through `@anthropic-ai/sdk`. */
+/** Anthropic counts cache reads and writes apart from `input_tokens`; the prompt is all three (as OpenAI counts it). */
+const promptUsage = (u: { input_tokens: number; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }) => ({
+  promptTokens: u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0),
+  cachedTokens: u.cache_read_input_tokens ?? 0,
+});
+
 export function createAnthropicModel({ client, label, defaultMaxTokens = 4096 }: AnthropicModelOptions): LanguageModel {
   const body = (options: ModelCallOptions) => {
     const { system, messages } = toAnthropicPrompt(options.prompt);
@@ -41,7 +47,7 @@ export function createAnthropicModel({ client, label, defaultMaxTokens = 4096 }:
         return {
           text,
           finishReason: mapAnthropicStopReason(message.stop_reason),
-          usage: { promptTokens: message.usage.input_tokens, completionTokens: message.usage.output_tokens },
+          usage: { ...promptUsage(message.usage), completionTokens: message.usage.output_tokens },
         };
       } catch (error) {
         throw mapProviderError(error, label);
@@ -61,7 +67,7 @@ export function createAnthropicModel({ client, label, defaultMaxTokens = 4096 }:
         try {
           for await (const event of events) {
             if (event.type === "message_start") {
-              usage.promptTokens = event.message.usage.input_tokens;
+              Object.assign(usage, promptUsage(event.message.usage));
               usage.completionTokens = event.message.usage.output_tokens;
             } else if (event.type === "content_block_delta" && event.delta.type === "text_delta") {
               if (event.delta.text) yield { type: "text-delta", delta: event.delta.text };

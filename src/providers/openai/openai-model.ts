@@ -13,11 +13,24 @@ export interface OpenAIModelOptions {
   maxTokensField: "max_completion_tokens" | "max_tokens";
 }
 
-type Usage = { prompt_tokens: number; completion_tokens: number; completion_tokens_details?: { reasoning_tokens?: number } | null } | null | undefined;
+type Usage =
+  | {
+      prompt_tokens: number;
+      completion_tokens: number;
+      completion_tokens_details?: { reasoning_tokens?: number } | null;
+      prompt_tokens_details?: { cached_tokens?: number } | null;
+    }
+  | null
+  | undefined;
 
 const toUsage = (usage: Usage): Partial<TokenUsage> | undefined =>
   usage
-    ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0 }
+    ? {
+        promptTokens: usage.prompt_tokens,
+        completionTokens: usage.completion_tokens,
+        reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
+        cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+      }
     : undefined;
 
 /** provider_a: any OpenAI-compatible Chat Completions endpoint through the `openai` SDK. */
