@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fromMarkdown } from "mdast-util-from-markdown";
@@ -72,11 +73,21 @@ export async function ensureDemoSource(services: AppServices, publicUrl: string)
   if (!demo && sources.length > 0) return null;
   const documents = bundledDocuments();
   if (documents.length === 0) return null;
-  return ingestDocuments(services, {
-    name: DEMO_SOURCE_NAME,
-    description: "How to install, configure and call docent: its REST API, CLI, configuration and knowledge sources.",
-    baseUrl: underPublicUrl(publicUrl, "docs/"),
-    origin: BUNDLED_ORIGIN,
-    documents,
-  });
+  // A new demo source is leased under its id until its catalog row is written, as any new source is (run-sync.ts):
+  // another server starting meanwhile must not take its passages for a crash's orphans.
+  const newId = demo ? undefined : randomUUID();
+  const holder = `demo:${process.pid}`;
+  if (newId) await services.syncLeases.acquire(newId, holder, 120_000);
+  try {
+    return await ingestDocuments(services, {
+      newId,
+      name: DEMO_SOURCE_NAME,
+      description: "How to install, configure and call docent: its REST API, CLI, configuration and knowledge sources.",
+      baseUrl: underPublicUrl(publicUrl, "docs/"),
+      origin: BUNDLED_ORIGIN,
+      documents,
+    });
+  } finally {
+    if (newId) await services.syncLeases.release(newId, holder).catch(() => {});
+  }
 }

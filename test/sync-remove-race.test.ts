@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IndexWriter } from "../src/core/retriever.ts";
+import { ensureDemoSource } from "../src/demo-source.ts";
 import { ingestDocuments, removeSource } from "../src/ingest/ingest-documents.ts";
 import type { SourceDocument } from "../src/ingest/list-documents.ts";
 import { removeOrphanSources } from "../src/sync/orphan-sources.ts";
@@ -86,6 +87,12 @@ describe("removing a source and syncing it", () => {
     );
     expect(seenMeanwhile).toEqual([]);
     expect((await server.services.writer.pageHashes(run.result!.source.id)).size).toBe(1);
+    // So is the demo source a fresh install adds at start.
+    seenMeanwhile = null;
+    const fresh = { ...server.services.catalog, list: async () => [], findByName: async () => null };
+    const demo = await ensureDemoSource({ ...server.services, catalog: fresh, writer }, server.url);
+    expect(seenMeanwhile).toEqual([]);
+    expect((await server.services.writer.pageHashes(demo!.source.id)).size).toBeGreaterThan(0);
   });
 
   it("says plainly that another process added the same new name meanwhile, and leaves none of its own passages", async () => {
