@@ -143,7 +143,12 @@ export async function startFakeProviderServer(defaultScript: Script = { kind: "r
             model,
             stop_reason: null,
             stop_sequence: null,
-            usage: { input_tokens: script.kind === "reply" ? (script.usage?.input ?? 11) : 11, output_tokens: 1 },
+            usage: {
+              input_tokens: script.kind === "reply" ? (script.usage?.input ?? 11) : 11,
+              output_tokens: 1,
+              // Anthropic counts cache reads apart from input_tokens.
+              ...(script.kind === "reply" && script.usage?.cached !== undefined && { cache_read_input_tokens: script.usage.cached }),
+            },
           },
         });
         send("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });

@@ -22,7 +22,7 @@ describe("anthropic model over the wire", () => {
   afterAll(() => server.close());
 
   it("sends system apart, alternating turns, max_tokens, and reads usage from the events", async () => {
-    server.queue({ kind: "reply", text: "Hello there.", usage: { input: 90, output: 6 }, finish: "max_tokens" });
+    server.queue({ kind: "reply", text: "Hello there.", usage: { input: 90, output: 6, cached: 30 }, finish: "max_tokens" });
     const call = contractCall({ temperature: 1.5, maxOutputTokens: 64 });
     call.prompt.push({ role: "user", content: "And a second user turn." });
     const parts = await drain((await modelFor(server).doStream(call)).stream);
@@ -34,7 +34,8 @@ describe("anthropic model over the wire", () => {
     expect(sent.body).toMatchObject({ model: "claude-test", stream: true, max_tokens: 64, temperature: 1 });
     expect(sent.body.system).toContain("Answer from the excerpts");
     expect(sent.body.messages).toEqual([{ role: "user", content: "How do I create a partial index?\n\nAnd a second user turn." }]);
-    expect(parts.at(-1)).toEqual({ type: "finish", finishReason: "length", usage: { promptTokens: 90, completionTokens: 6 } });
+    // The prompt is the uncached input and the cache's reads together, as OpenAI counts it.
+    expect(parts.at(-1)).toEqual({ type: "finish", finishReason: "length", usage: { promptTokens: 120, completionTokens: 6, cachedTokens: 30 } });
   });
 
   it.each([

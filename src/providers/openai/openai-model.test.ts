@@ -26,7 +26,7 @@ describe("openai model over the wire", () => {
   afterAll(() => server.close());
 
   it("sends the prompt, options and include_usage the way OpenAI expects", async () => {
-    server.queue({ kind: "reply", text: "Hello there.", usage: { input: 100, output: 7, reasoning: 3 } });
+    server.queue({ kind: "reply", text: "Hello there.", usage: { input: 100, output: 7, reasoning: 3, cached: 64 } });
     const { stream } = await modelFor(server).doStream(contractCall({ maxOutputTokens: 50, temperature: 0.2, stopSequences: ["END"] }));
     const parts = await drain(stream);
     const sent = server.requests.at(-1)!;
@@ -41,7 +41,11 @@ describe("openai model over the wire", () => {
       stop: ["END"],
     });
     expect(sent.body.messages.map((m: { role: string }) => m.role)).toEqual(["system", "user"]);
-    expect(parts.at(-1)).toEqual({ type: "finish", finishReason: "stop", usage: { promptTokens: 100, completionTokens: 7, reasoningTokens: 3 } });
+    expect(parts.at(-1)).toEqual({
+      type: "finish",
+      finishReason: "stop",
+      usage: { promptTokens: 100, completionTokens: 7, reasoningTokens: 3, cachedTokens: 64 },
+    });
   });
 
   it.each([
