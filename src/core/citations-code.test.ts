@@ -54,6 +54,29 @@ describe("indented code", () => {
     expect(renumbered("```\na\n```\n    b [1] <i>\n\n\tc [2] <i>\n").text).toBe("```\na\n```\n    b [1] <i>\n\n\tc [2] <i>\n");
   });
 
+  it("leaves no tag unescaped that a renderer reads as HTML, in the shapes a review found", () => {
+    for (const reply of [
+      // A lazy line four columns past the item's text looks like a fence or a heading, and is the item's text.
+      "10.  a\n    ```\n<t1> [2]\n",
+      "10.  a\n    # h\n    <t1>",
+      // An underline after a list's lazy line: a heading to micromark, text to marked.
+      "a\n3. x\n===\n    <t1>",
+      // A closing fence is followed by spaces and tabs only; a deeper quote's fence line is the quoted fence's text.
+      "```\n```\u00a0\n```\n<t1> [2]\n",
+      "> ```\n> > ```\n> ```\n> <t1> [2]\n",
+      // A code span does not close across a fence line or a nested item.
+      "a ``` x <t1> [2]\n```\n",
+      "1.  a `x\n    - b <t1>`\n",
+      // A fence-like line too long to hold is read the same whole or split.
+      `\`\`\`${" ".repeat(2001)}\`\n<t1> [2]\n`,
+    ]) {
+      const out = renumbered(reply).text;
+      const code = codeOf(out).join("\n");
+      for (const [left] of out.matchAll(/<t\d+>/g)) expect(code, JSON.stringify(reply)).toContain(left);
+      expect((new Marked({ gfm: true }).parse(out) as string).match(/<t\d+>/g), JSON.stringify(reply)).toBeNull();
+    }
+  });
+
   it("takes for code only what renderers take for code (micromark, marked), over 2,000 generated replies", () => {
     // Lines of the shapes models write (lists, nesting, quotes, fences, tabs, indents); each carries a tag that the
     // reader escapes unless it takes the line for code. A tag left as written must be in code to micromark (CommonMark)
@@ -86,6 +109,11 @@ describe("indented code", () => {
       "# heading %",
       "---",
       "* * *",
+      "===",
+      "    ```",
+      "    # heading %",
+      "> ```",
+      "> > ```",
     ];
     let seed = 7;
     const random = (n: number) => {

@@ -61,7 +61,7 @@ const partialMarkerAt = (text: string, i: number) => {
  * Where a paragraph (and any code span in it) ends: a blank line, or a line that starts another block (a quote,
  * a list item, a heading, a fence, a thematic break or setext underline, an HTML block: any line opening with `<`).
  */
-const PARAGRAPH_END = /\n(?:[ \t]*\n| {0,3}(?:>|[-+*][ \t]|\d{1,9}[.)][ \t]|#{1,6}(?:[ \t]|\n|$)|`{3}|~{3}|<|(?:[-*_=][ \t]*)+(?:\n|$)))/;
+const PARAGRAPH_END = /\n(?:[ \t]*\n|[ \t]*(?:>|[-+*][ \t]|\d{1,9}[.)][ \t]|#{1,6}(?:[ \t]|\n|$)|`{3}|~{3}|<|(?:[-*_=][ \t]*)+(?:\n|$)))/;
 /** What a backslash escapes in Markdown: one ASCII punctuation character. */
 export const ESCAPABLE = /^[!-/:-@[-`{-~]$/;
 /**
@@ -76,6 +76,8 @@ const GLUED =
  * literal text, so one stray backtick cannot hold a whole reply back (nor make each delta rescan all of it).
  */
 export const MAX_HELD_CHARS = 2_000;
+
+const unsettledStart = (head: string) => UNSETTLED_LINE.test(head) || FENCE_LINE.test(head);
 
 /** The scan's findings: the markers, and the `]` to escape so that no link reference definition or link around a marker is read. */
 interface ScanResult {
@@ -135,7 +137,9 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
         forgotten = 0;
       }
       const next = { ...blocks, lists: [...blocks.lists] };
-      const kind = readLine(text, i, next);
+      // A block-start-like line longer than can be held is read the same whole or split: as unknown (markdown-blocks.ts).
+      const long = (lineEnd < 0 ? text.length : lineEnd) - i > MAX_HELD_CHARS && unsettledStart(text.slice(i, i + MAX_HELD_CHARS + 1));
+      const kind = readLine(text, i, next, long);
       // A fence's start or end closes any link open before it.
       if (next.fence !== blocks.fence) {
         brackets.length = 0;
@@ -208,7 +212,7 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
       // A closing run at the very end may yet grow (more backticks to come), and then would not close.
       if (close >= 0 && closeEnd === text.length && !final) return hold(i);
       // Only the text up to the closing run is searched for a paragraph's end: a reply of many spans stays linear.
-      if (close >= 0 && !PARAGRAPH_END.test(text.slice(i + run, close))) {
+      if (close >= 0 && !PARAGRAPH_END.test(text.slice(i + run, closeEnd))) {
         i = closeEnd;
         previous = "`";
         afterMarker = false;

@@ -80,6 +80,11 @@ function columnOf(text: string, lineStart: number, index: number): number {
   for (let k = lineStart; k < index; k++) col = text[k] === "\t" ? col + 4 - (col % 4) : col + 1;
   return col;
 }
+/** The content column of the innermost open item a line at `col` is indented into (0: none). */
+const innermostAt = (lists: readonly number[], col: number) => {
+  for (let k = lists.length - 1; k >= 0; k--) if (lists[k]! <= col) return lists[k]!;
+  return 0;
+};
 const endsAt = (text: string, index: number) => index >= text.length || text[index] === "\n";
 /** The fence a line opens at `index`, if any: a backtick fence's info string holds no backtick. */
 function fenceAt(text: string, index: number): string | null {
@@ -88,14 +93,22 @@ function fenceAt(text: string, index: number): string | null {
 }
 const closes = (text: string, index: number, fence: string) => {
   const f = at(FENCE_RUN, text, index);
-  return f !== null && f[1]![0] === fence[0] && f[1]!.length >= fence.length && f[2]!.trim() === "";
+  return f !== null && f[1]![0] === fence[0] && f[1]!.length >= fence.length && /^[ \t]*$/.test(f[2]!);
 };
 
 /**
  * Reads the line starting at `start` and updates `b` (a copy the caller owns) to the blocks after it. Lists, fences and
  * indented code outside block quotes are read as CommonMark reads them; fences in quotes too, when nothing else nests.
  */
-export function readLine(text: string, start: number, b: Blocks & { lists: number[] }): LineKind {
+export function readLine(text: string, start: number, b: Blocks & { lists: number[] }, long = false): LineKind {
+  // A line too long to hold whole while it streams (a fence line, an underline…) is not classified by its start only,
+  // which could differ from its whole: from it on, nothing is known for sure.
+  if (long) {
+    Object.assign(b, { known: false, sure: false });
+    if (b.fence || b.indented >= 0) return "unsure";
+    b.para = true;
+    return "prose";
+  }
   const quoted = at(QUOTES, text, start)![0];
   const quotes = quoted.split(">").length - 1;
   const first = pastSpace(text, start);
@@ -118,7 +131,9 @@ export function readLine(text: string, start: number, b: Blocks & { lists: numbe
       b.fence = null;
       popTo(col);
     } else if (
-      b.fenceQuotes === 0 ? col < b.fenceIndent + 4 && closes(text, first, b.fence) : inner - start - quoted.length < 4 && closes(text, inner, b.fence)
+      b.fenceQuotes === 0
+        ? col < b.fenceIndent + 4 && closes(text, first, b.fence)
+        : quotes === b.fenceQuotes && inner - start - quoted.length < 4 && closes(text, inner, b.fence)
     ) {
       const kind = code();
       Object.assign(b, { fence: null, para: false });
@@ -160,6 +175,9 @@ export function readLine(text: string, start: number, b: Blocks & { lists: numbe
     Object.assign(b, { indented: top + 4, sure: b.known && top === 0 });
     return code();
   }
+  // A line four columns past the innermost item it is indented into opens no block there: with a paragraph open (the
+  // only way here), it is that paragraph's lazy continuation, whatever it looks like (a fence, a heading, an item).
+  if (col >= innermostAt(b.lists, col) + 4) return "prose";
   const run = fenceAt(text, first);
   if (run) {
     popTo(col);
@@ -171,8 +189,8 @@ export function readLine(text: string, start: number, b: Blocks & { lists: numbe
     return "prose";
   }
   if (b.para && !b.quotePara && col >= top && at(SETEXT, text, first)) {
-    // A `-` or `--` underline is read otherwise by some renderers (marked): not modelled.
-    if (text[first] === "-") b.known = false;
+    // An underline is read otherwise by some renderers (marked: `-`, or `===` under a list's lazy line): not modelled.
+    b.known = false;
     b.para = false;
     return "prose";
   }
