@@ -7,6 +7,7 @@ import type { AppServices } from "./app-services.ts";
 import { type IngestResult, ingestDocuments } from "./ingest/ingest-documents.ts";
 import { type DocumentFile, fileDocument, listDocuments } from "./ingest/list-documents.ts";
 import { underPublicUrl } from "./public-url.ts";
+import { DEFAULT_LEASE_MS } from "./sync/run-sync.ts";
 
 export const DEMO_SOURCE_NAME = "docent documentation";
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..");
@@ -73,13 +74,16 @@ export async function ensureDemoSource(services: AppServices, publicUrl: string)
   if (!demo && sources.length > 0) return null;
   const documents = bundledDocuments();
   if (documents.length === 0) return null;
-  // A new demo source is leased under its id until its catalog row is written, as any new source is (run-sync.ts):
-  // another server starting meanwhile must not take its passages for a crash's orphans.
+  // Under the source's sync lease, as any sync (run-sync.ts): a removal meanwhile waits for it, not undone by it, and a
+  // new demo source's passages are not taken for a crash's orphans by another server starting meanwhile. Busy (another
+  // process syncs it now): that sync refreshes it.
   const newId = demo ? undefined : randomUUID();
+  const leased = demo?.id ?? newId!;
   const holder = `demo:${process.pid}`;
-  if (newId) await services.syncLeases.acquire(newId, holder, 120_000);
+  if (!(await services.syncLeases.acquire(leased, holder, DEFAULT_LEASE_MS))) return null;
   try {
     return await ingestDocuments(services, {
+      id: demo?.id,
       newId,
       name: DEMO_SOURCE_NAME,
       description: "How to install, configure and call docent: its REST API, CLI, configuration and knowledge sources.",
@@ -88,6 +92,6 @@ export async function ensureDemoSource(services: AppServices, publicUrl: string)
       documents,
     });
   } finally {
-    if (newId) await services.syncLeases.release(newId, holder).catch(() => {});
+    await services.syncLeases.release(leased, holder).catch(() => {});
   }
 }

@@ -93,6 +93,19 @@ describe("removing a source and syncing it", () => {
     const demo = await ensureDemoSource({ ...server.services, catalog: fresh, writer }, server.url);
     expect(seenMeanwhile).toEqual([]);
     expect((await server.services.writer.pageHashes(demo!.source.id)).size).toBeGreaterThan(0);
+    // Refreshing it at a later start (on another address: every page changes) holds its lease: a removal meanwhile is
+    // refused, not undone, and the source is not left listed with an empty index.
+    let removal: Awaited<ReturnType<typeof removeSource>> | null = null;
+    const refreshing: IndexWriter = {
+      ...server.services.writer,
+      applyChanges: async (id, changes) => {
+        removal = await removeSource(server.services, id, "cli");
+        return server.services.writer.applyChanges(id, changes);
+      },
+    };
+    expect(await ensureDemoSource({ ...server.services, writer: refreshing }, "http://127.0.0.1:9")).not.toBeNull();
+    expect(removal).toMatchObject({ removed: false });
+    expect((await server.services.catalog.get(demo!.source.id))?.pages).toBeGreaterThan(0);
   });
 
   it("says plainly that another process added the same new name meanwhile, and leaves none of its own passages", async () => {
