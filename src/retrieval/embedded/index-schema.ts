@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { StartupError } from "../../startup-error.ts";
 
 export const SCHEMA_VERSION = 8;
 
@@ -45,11 +46,45 @@ function neverReuseRowIds(db: Database.Database) {
  * Older or unknown versions are derived data and start empty (re-add their sources).
  */
 export function migrateIndex(db: Database.Database): string[] {
-  const version = db.pragma("user_version", { simple: true }) as number;
-  if (version === SCHEMA_VERSION) {
+  const version = () => db.pragma("user_version", { simple: true }) as number;
+  if (version() === SCHEMA_VERSION) {
     db.exec(SCHEMA);
     return [];
   }
+  // Another process may be upgrading the same file (a large index takes tens of seconds): wait for it, then find it done.
+  const timeout = db.pragma("busy_timeout", { simple: true }) as number;
+  db.pragma("busy_timeout = 600000");
+  try {
+    let from = SCHEMA_VERSION;
+    let rebuilt: string[] = [];
+    db.transaction(() => {
+      from = version();
+      if (from === SCHEMA_VERSION) return;
+      // Written by a newer docent: dropping it as an unknown version would throw away what that version indexed.
+      if (from > SCHEMA_VERSION) {
+        throw new StartupError(
+          `The index ${db.name} was written by a newer docent (index version ${from}, this one reads ${SCHEMA_VERSION}); run that version, or move the file away to re-index.`,
+        );
+      }
+      rebuilt = migrateFrom(db, from);
+    }).immediate();
+    db.exec(SCHEMA);
+    // The rebuilt or dropped tables leave free pages behind (the old passages' copy): give them back once
+    // (unless another connection is reading: then SQLite reuses them as it writes).
+    if (from >= 4 && from < SCHEMA_VERSION) {
+      try {
+        db.exec("VACUUM");
+      } catch {
+        /* busy: keep the free pages */
+      }
+    }
+    return rebuilt;
+  } finally {
+    db.pragma(`busy_timeout = ${timeout}`);
+  }
+}
+
+function migrateFrom(db: Database.Database, version: number): string[] {
   if (version >= 5 && version <= 7) {
     db.transaction(() => {
       if (version === 5) db.exec(`ALTER TABLE chunk ADD COLUMN links TEXT NOT NULL DEFAULT ''`);
@@ -79,14 +114,5 @@ export function migrateIndex(db: Database.Database): string[] {
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
     return sources;
   })();
-  // The dropped full-text tables leave free pages behind; give them back once
-  // (unless another connection is reading: then SQLite reuses them as it writes).
-  if (version === 4) {
-    try {
-      db.exec("VACUUM");
-    } catch {
-      /* busy: keep the free pages */
-    }
-  }
   return rebuild;
 }

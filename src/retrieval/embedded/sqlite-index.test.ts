@@ -84,6 +84,18 @@ describe("embedded index on disk", () => {
     server.close();
   });
 
+  it("refuses an index written by a newer docent rather than dropping it as an unknown version", async () => {
+    const file = tempFile();
+    const index = openSqliteIndex(file);
+    await index.writer.replaceSource(ID, [page(ID, "https://x/a.html", "Sharding", "Sharding splits data.")]);
+    index.close();
+    const db = new Database(file);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    expect(() => openSqliteIndex(file)).toThrow(/written by a newer docent/);
+    expect(new Database(file).prepare("SELECT count(*) FROM chunk").pluck().get()).toBe(1);
+  });
+
   it("upgrades a version 7 index, whose row ids could be reused, keeping its passages and their ids", async () => {
     const file = tempFile();
     const old = new Database(file);
