@@ -204,15 +204,15 @@ export async function ingestDocuments(
   return { source, ...totals, ...counts, removed: remove.length, seconds: (performance.now() - started) / 1000 };
 }
 
-/** Removes a source from the catalog first (so it stops being served), then from the index. */
+/** A sync of a source removed since it was listed: refused, so it does not bring the source back. */
 const sourceRemoved = (id: string): never => {
   throw new DocentError("NOT_FOUND", `The knowledge source ${id} was removed; nothing was synced.`, { reason: "source_removed" });
 };
 
 /**
  * Removes a source under its sync lease, so no sync is writing it meanwhile (one would bring it back, or leave it
- * listed with an empty index): while one runs, `false` with the lease's holder… as `busy`. The catalog's row goes
- * first (the lease with it), so the source is gone for every caller before its passages are.
+ * listed with an empty index): while a sync holds it, nothing is removed and `busy` names the holder. The catalog's
+ * row goes first (the lease with it), so the source stops being served before its passages go.
  */
 export async function removeSource(
   deps: { catalog: SourceCatalog; writer: IndexWriter; syncLeases: Pick<SyncLeases, "acquire" | "release" | "holder"> },
