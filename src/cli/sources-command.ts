@@ -4,7 +4,7 @@ import { sourceResource } from "../core/resources.ts";
 import type { CrawlSettings, SourceInfo } from "../core/source-catalog.ts";
 import type { SyncSummary } from "../core/source-sync.ts";
 import { crawl, folderOf } from "../ingest/crawl.ts";
-import { type IngestResult, removeSource } from "../ingest/ingest-documents.ts";
+import { type IngestResult, removeSource, SOURCE_REMOVED } from "../ingest/ingest-documents.ts";
 import { listDocuments } from "../ingest/list-documents.ts";
 import { documentsOf } from "../sync/documents-of.ts";
 import { formatInterval, parseInterval } from "../sync/interval.ts";
@@ -185,7 +185,7 @@ export async function sourcesCommand(
         if (run.result) {
           results.push({ status: "ok", ...reportObject(run.result) });
           if (!flags.json) print(reportLine("Synced", run.result));
-        } else if (run.summary.error?.code === "source_removed") {
+        } else if (run.summary.error?.code === SOURCE_REMOVED) {
           // Removed since the list was read: nothing to sync, and no failure.
           results.push({ id: source.id, name: source.name, status: "removed" });
           if (!flags.json) print(`Skipped "${source.name}" (id ${source.id}): removed meanwhile.`);

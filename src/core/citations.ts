@@ -130,7 +130,7 @@ function scan(text: string, from: ScanState, final: boolean): ScanResult {
     if (lineStart) {
       const lineEnd = text.indexOf("\n", i);
       // A line that could still become a block's start, or a fence line whose info string is not whole yet, waits for its end.
-      if (!final && !tooLong(i) && lineEnd < 0 && (UNSETTLED_LINE.test(text.slice(i)) || FENCE_LINE.test(text.slice(i)))) return hold(i);
+      if (!final && !tooLong(i) && lineEnd < 0 && unsettledStart(text.slice(i))) return hold(i);
       // A blank line ends the paragraph, and any link it could have held.
       if (lineEnd >= 0 && /^[ \t]*$/.test(text.slice(i, lineEnd))) {
         brackets.length = 0;

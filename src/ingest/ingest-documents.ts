@@ -204,9 +204,10 @@ export async function ingestDocuments(
   return { source, ...totals, ...counts, removed: remove.length, seconds: (performance.now() - started) / 1000 };
 }
 
-/** A sync of a source removed since it was listed: refused, so it does not bring the source back. */
+/** Why a sync of a source removed since it was listed stopped (it does not bring the source back): no failure to report. */
+export const SOURCE_REMOVED = "source_removed";
 const sourceRemoved = (id: string): never => {
-  throw new DocentError("NOT_FOUND", `The knowledge source ${id} was removed; nothing was synced.`, { reason: "source_removed" });
+  throw new DocentError("NOT_FOUND", `The knowledge source ${id} was removed; nothing was synced.`, { reason: SOURCE_REMOVED });
 };
 
 /**

@@ -1,6 +1,7 @@
 import { syncResource } from "../core/resources.ts";
 import type { SourceInfo } from "../core/source-catalog.ts";
 import type { SyncSummary } from "../core/source-sync.ts";
+import { SOURCE_REMOVED } from "../ingest/ingest-documents.ts";
 import type { Logger } from "../logging/logger.ts";
 import { documentsOf } from "./documents-of.ts";
 import { formatInterval } from "./interval.ts";
@@ -82,7 +83,7 @@ export function startSyncScheduler({
       });
       const { summary } = run;
       // Removed since the list was read: nothing was synced, and nothing is to be said.
-      if (summary.error?.code === "source_removed") return void logger.debug({ source_id: source.id }, "sync skipped: source removed");
+      if (summary.error?.code === SOURCE_REMOVED) return void logger.debug({ source_id: source.id }, "sync skipped: source removed");
       onSync?.(summary, source);
       // In the words of GET /v1/sources' last_sync, with the source's size after it.
       const line = {
