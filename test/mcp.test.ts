@@ -419,4 +419,19 @@ describe("MCP ask_docs with a provider model", () => {
     expect(fake.clientAborts - aborts).toBe(1);
     await client.close();
   });
+
+  it("answers with the model's refusal when it declines, citing nothing", async () => {
+    const { server, fake } = setup;
+    const refusal = "I can't help with that.";
+    fake.queue({ kind: "reply", text: refusal, refusal: true });
+    const client = await mcpClient(server.url, server.key);
+    try {
+      const result: any = await client.callTool({ name: "ask_docs", arguments: { question: QUESTION, sources: [server.sources.pg] } });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ answer: refusal, references: [] });
+      expect(result.content[0].text).toBe(refusal);
+    } finally {
+      await client.close();
+    }
+  });
 });

@@ -9,6 +9,8 @@ const CREATE = `mutation ($input: ChatCompletionInput!) { createChatCompletion(i
 
 interface Outcome {
   text: string;
+  /** A model's refusal, said apart from the text. */
+  refusal: string;
   urlReferences: string[];
   finishReason: string;
   usage: { prompt: number; completion: number; total: number; reasoning: number };
@@ -33,7 +35,8 @@ describe("parity of REST, GraphQL, tRPC, Responses and MCP", () => {
     create: async (body: any): Promise<Outcome> => {
       const c: any = await openai.chat.completions.create(body);
       return {
-        text: c.choices[0].message.content,
+        text: c.choices[0].message.content ?? "",
+        refusal: c.choices[0].message.refusal ?? "",
         urlReferences: c.url_references,
         finishReason: c.choices[0].finish_reason,
         usage: {
@@ -59,7 +62,13 @@ describe("parity of REST, GraphQL, tRPC, Responses and MCP", () => {
     create: async (body: any): Promise<Outcome> => {
       const { body: result } = await graphqlRequest(server.url, server.key, CREATE, { input: toGraphQL(body) });
       const c = result.data.createChatCompletion;
-      return { text: c.choices[0].message.content, urlReferences: c.urlReferences, finishReason: c.choices[0].finishReason, usage: fromCamelUsage(c.usage) };
+      return {
+        text: c.choices[0].message.content ?? "",
+        refusal: c.choices[0].message.refusal ?? "",
+        urlReferences: c.urlReferences,
+        finishReason: c.choices[0].finishReason,
+        usage: fromCamelUsage(c.usage),
+      };
     },
     stream: async (body: any): Promise<Outcome> => {
       const client = graphqlSseClient(server.url, server.key, false);
@@ -70,6 +79,7 @@ describe("parity of REST, GraphQL, tRPC, Responses and MCP", () => {
       const last = chunks.at(-1);
       return {
         text: chunks.map((c) => c.choices[0]?.delta.content ?? "").join(""),
+        refusal: chunks.map((c) => c.choices[0]?.delta.refusal ?? "").join(""),
         urlReferences: chunks.find((c) => c.choices[0]?.finishReason)?.urlReferences,
         finishReason: chunks.find((c) => c.choices[0]?.finishReason)?.choices[0].finishReason,
         usage: fromCamelUsage(last.usage),
@@ -80,7 +90,8 @@ describe("parity of REST, GraphQL, tRPC, Responses and MCP", () => {
     create: async (body: any): Promise<Outcome> => {
       const c = await trpcClient(server.url, server.key).chat.completions.create.mutate(body);
       return {
-        text: c.choices[0]!.message.content,
+        text: c.choices[0]!.message.content ?? "",
+        refusal: c.choices[0]!.message.refusal ?? "",
         urlReferences: c.url_references,
         finishReason: c.choices[0]!.finish_reason,
         usage: {
@@ -125,6 +136,10 @@ describe("parity of REST, GraphQL, tRPC, Responses and MCP", () => {
           .filter((e) => e.type === "response.output_text.delta")
           .map((e) => e.delta)
           .join(""),
+        refusal: events
+          .filter((e) => e.type === "response.refusal.delta")
+          .map((e) => e.delta)
+          .join(""),
       };
     },
   };
@@ -167,6 +182,34 @@ describe("parity of REST, GraphQL, tRPC, Responses and MCP", () => {
       for (const [label, outcome] of Object.entries(outcomes)) expect({ label, ...outcome }).toEqual({ label, ...reference });
     },
   );
+
+  it("a model's refusal: the same refusal, no text and no page on each, streamed and not", async () => {
+    const refusal = "I can't help with that.";
+    const body = {
+      model: "provider_a",
+      messages: [{ role: "user", content: "How do I build an index without locking writes?" }],
+      sources: [server.sources.pg],
+    };
+    const collectors = {
+      REST: rest.create,
+      "REST stream": rest.stream,
+      GraphQL: graphql.create,
+      "GraphQL stream": graphql.stream,
+      tRPC: trpc.create,
+      "tRPC stream": trpc.stream,
+      Responses: responses.create,
+      "Responses stream": responses.stream,
+    };
+    const outcomes: Record<string, Omit<Outcome, "usage">> = {};
+    for (const [label, collect] of Object.entries(collectors)) {
+      fake.queue({ kind: "reply", text: refusal, refusal: true });
+      const { usage, ...outcome } = await collect(body);
+      expect(usage.completion).toBeGreaterThan(0);
+      outcomes[label] = outcome;
+    }
+    for (const [label, outcome] of Object.entries(outcomes))
+      expect({ label, ...outcome }).toEqual({ label, text: "", refusal, urlReferences: [], finishReason: "stop" });
+  });
 
   // ask_docs takes one question, without include_references: compared with the same chat request.
   it.each([
@@ -288,7 +331,14 @@ function fromResponse(r: any): Outcome {
   const finishReason = r.status === "completed" ? "stop" : r.incomplete_details?.reason === "max_output_tokens" ? "length" : r.status;
   const u = r.usage;
   return {
-    text: r.output[0].content[0].text,
+    text: r.output[0].content
+      .filter((c: any) => c.type === "output_text")
+      .map((c: any) => c.text)
+      .join(""),
+    refusal: r.output[0].content
+      .filter((c: any) => c.type === "refusal")
+      .map((c: any) => c.refusal)
+      .join(""),
     urlReferences: r.url_references,
     finishReason,
     usage: { prompt: u.input_tokens, completion: u.output_tokens, total: u.total_tokens, reasoning: u.output_tokens_details.reasoning_tokens },
@@ -307,6 +357,7 @@ function fromSnakeChunks(chunks: any[]): Outcome {
   const u = chunks.at(-1).usage;
   return {
     text: chunks.map((c) => c.choices[0]?.delta.content ?? "").join(""),
+    refusal: chunks.map((c) => c.choices[0]?.delta.refusal ?? "").join(""),
     urlReferences: chunks.find((c) => c.choices[0]?.finish_reason)?.url_references,
     finishReason: chunks.find((c) => c.choices[0]?.finish_reason)?.choices[0].finish_reason,
     usage: { prompt: u.prompt_tokens, completion: u.completion_tokens, total: u.total_tokens, reasoning: u.completion_tokens_details.reasoning_tokens },

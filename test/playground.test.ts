@@ -101,7 +101,7 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
   async function ask(page: Page, question: string) {
     await page.fill("#question", question);
     await page.press("#question", "Enter");
-    await page.waitForSelector("#result[data-state='answered'], #result[data-state='not-covered'], #error:not([hidden])");
+    await page.waitForSelector("#result[data-state='answered'], #result[data-state='not-covered'], #result[data-state='declined'], #error:not([hidden])");
   }
 
   const text = (s: string) => s.replace(/\s+/g, " ").trim();
@@ -275,6 +275,21 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
       const links = await page.$$eval("#answer a", (as) => as.map((a) => a.getAttribute("href") ?? ""));
       expect(links.some((href) => href.startsWith("javascript:"))).toBe(false);
       expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+      expect(violations).toEqual([]);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("shows a model's refusal as its answer, said to be declined, with no references", async () => {
+    const running = await startServerWithProviders({ kind: "reply", text: "I can't help with that.", refusal: true });
+    try {
+      const { page, violations } = await askProviderA(running);
+      expect(await page.getAttribute("#result", "data-state")).toBe("declined");
+      expect(text((await page.textContent("#answer")) ?? "")).toBe("I can't help with that.");
+      expect(await page.textContent("#status")).toBe("The model declined to answer.");
+      expect(await page.isVisible("#references-block")).toBe(false);
+      expect(await page.isVisible("#not-covered")).toBe(false);
       expect(violations).toEqual([]);
     } finally {
       await running.close();

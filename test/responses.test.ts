@@ -157,6 +157,49 @@ describe("the Responses API", () => {
     });
   });
 
+  it("a model's refusal is a refusal part in a completed response, streamed as refusal events, and can be sent back as input", async () => {
+    const refusal = "I can't help with that.";
+    fake.queue({ kind: "reply", text: refusal, refusal: true });
+    const whole: any = await client.responses.create(ask({ model: "provider_a" }));
+    expect(whole).toMatchObject({ status: "completed", incomplete_details: null, output_text: "", url_references: [] });
+    expect(whole.output[0]).toMatchObject({ status: "completed", content: [{ type: "refusal", refusal }] });
+
+    fake.queue({ kind: "reply", text: refusal, refusal: true });
+    const stream = await events(ask({ model: "provider_a" }));
+    expect(collapse(stream.map((e) => e.type))).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.content_part.added",
+      "response.refusal.delta",
+      "response.refusal.done",
+      "response.content_part.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    expect(stream.map((e) => e.sequence_number)).toEqual(stream.map((_, i) => i));
+    expect(stream.find((e) => e.type === "response.content_part.added").part).toEqual({ type: "refusal", refusal: "" });
+    const said = stream.filter((e) => e.type === "response.refusal.delta").map((e) => e.delta);
+    expect(said.join("")).toBe(refusal);
+    expect(stream.find((e) => e.type === "response.refusal.done")).toMatchObject({ refusal, content_index: 0 });
+    expect(stream.at(-1).response).toMatchObject({ status: "completed", output: [{ content: [{ type: "refusal", refusal }] }], url_references: [] });
+
+    // The SDK's stream helper builds the same response from the events.
+    fake.queue({ kind: "reply", text: refusal, refusal: true });
+    const final: any = await client.responses.stream(ask({ model: "provider_a" })).finalResponse();
+    expect(final.output[0].content).toMatchObject([{ type: "refusal", refusal }]);
+
+    // A client replaying the conversation sends the refusal back: read as the assistant's turn.
+    const next = fake.requests.length;
+    await client.responses.create(
+      ask({
+        model: "provider_a",
+        input: [{ role: "user", content: "First question?" }, whole.output[0], { role: "user", content: QUESTION }],
+      }),
+    );
+    expect(fake.requests[next]!.body.messages.some((m: any) => m.role === "assistant" && m.content === refusal)).toBe(true);
+  });
+
   it("stream: true gives the real event sequence, numbered, ending with the same response as responses.create", async () => {
     const whole: any = await client.responses.create(ask());
     const stream = await events(ask());

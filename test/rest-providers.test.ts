@@ -89,18 +89,31 @@ describe("REST with provider models", () => {
     expect(turns.at(-1)!.content.lastIndexOf(`</${tag}>`)).toBeLessThan(turns.at(-1)!.content.indexOf("How do I physically"));
   });
 
-  it.each([
-    ["provider_a", { refusal: true }],
-    ["provider_b", { finish: "refusal" }],
-  ] as const)("%s: a model's refusal is the reply, ends as content_filter, and draws on no page", async (model, how) => {
+  it("provider_a: a model's refusal is said as OpenAI says it (message.refusal, content null, delta.refusal), and draws on no page", async () => {
     const text = "I can't help with that request.";
-    fake.queue({ kind: "reply", text, ...how }, { kind: "reply", text, ...how });
-    const whole = (await client.chat.completions.create(params(model))) as OpenAI.Chat.ChatCompletion & { url_references: string[] };
+    fake.queue({ kind: "reply", text, refusal: true }, { kind: "reply", text, refusal: true });
+    const whole = (await client.chat.completions.create(params("provider_a"))) as OpenAI.Chat.ChatCompletion & { url_references: string[] };
+    expect(whole.choices[0]!.message).toMatchObject({ content: null, refusal: text, annotations: [] });
+    expect(whole.choices[0]!.finish_reason).toBe("stop");
+    expect(whole.url_references).toEqual([]);
+    expect(whole.usage!.completion_tokens).toBeGreaterThan(0);
+    const chunks: Array<OpenAI.Chat.ChatCompletionChunk & { url_references: string[] }> = [];
+    for await (const chunk of await client.chat.completions.create({ ...params("provider_a"), stream: true })) chunks.push(chunk as (typeof chunks)[number]);
+    expect(chunks.map((c) => c.choices[0]?.delta.refusal ?? "").join("")).toBe(text);
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? "").join("")).toBe("");
+    expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe("stop");
+    expect(chunks.every((c) => c.url_references.length === 0)).toBe(true);
+  });
+
+  it("provider_b: a refusal stop (Anthropic's classifier) ends the reply as content_filter and draws on no page", async () => {
+    const text = "I can't help with that request.";
+    fake.queue({ kind: "reply", text, finish: "refusal" }, { kind: "reply", text, finish: "refusal" });
+    const whole = (await client.chat.completions.create(params("provider_b"))) as OpenAI.Chat.ChatCompletion & { url_references: string[] };
     expect(whole.choices[0]!.message.content).toBe(text);
     expect(whole.choices[0]!.finish_reason).toBe("content_filter");
     expect(whole.url_references).toEqual([]);
     const chunks: Array<OpenAI.Chat.ChatCompletionChunk & { url_references: string[] }> = [];
-    for await (const chunk of await client.chat.completions.create({ ...params(model), stream: true })) chunks.push(chunk as (typeof chunks)[number]);
+    for await (const chunk of await client.chat.completions.create({ ...params("provider_b"), stream: true })) chunks.push(chunk as (typeof chunks)[number]);
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? "").join("")).toBe(text);
     expect(chunks.every((c) => c.url_references.length === 0)).toBe(true);
   });

@@ -101,6 +101,29 @@ describe("structured output", () => {
     expect(refused).not.toContain('"command"');
   });
 
+  it("a model that declines is answered with its refusal, as OpenAI's parse helper reads it: no repair, no 502, no page", async () => {
+    const refusal = "I'm sorry, I can't help with that.";
+    fake.queue({ kind: "reply", text: refusal, refusal: true });
+    const before = fake.requests.length;
+    const parsed: any = await client.chat.completions.parse(body("provider_a") as never);
+    expect(fake.requests.length).toBe(before + 1);
+    expect(parsed.choices[0].message).toMatchObject({ content: null, refusal, parsed: null });
+    expect(parsed.choices[0].finish_reason).toBe("stop");
+    expect(parsed.url_references).toEqual([]);
+
+    // Asked to repair an invalid reply, a model may decline then: that is the answer too.
+    fake.queue({ kind: "reply", text: INVALID }, { kind: "reply", text: refusal, refusal: true });
+    const streamed = await client.chat.completions.create({
+      ...(body("provider_a") as object),
+      stream: true,
+    } as never as OpenAI.Chat.ChatCompletionCreateParamsStreaming);
+    const chunks: any[] = [];
+    for await (const chunk of streamed) chunks.push(chunk);
+    expect(chunks.map((c) => c.choices[0]?.delta.refusal ?? "").join("")).toBe(refusal);
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? "").join("")).toBe("");
+    expect(chunks.every((c) => c.url_references.length === 0)).toBe(true);
+  });
+
   it("streams the JSON as deltas whose concatenation is the non-streamed content and validates", async () => {
     const whole: any = await client.chat.completions.create(body("provider_a") as never);
     const stream = await client.chat.completions.create({
@@ -155,7 +178,7 @@ describe("structured output", () => {
     );
     expect(JSON.parse(gql.data.createChatCompletion.choices[0].message.content)).toEqual(JSON.parse(VALID));
     const viaTrpc = await trpcClient(server.url, server.key).chat.completions.create.mutate(body("agent") as never);
-    expect(JSON.parse(viaTrpc.choices[0]!.message.content)).toEqual(JSON.parse(VALID));
+    expect(JSON.parse(viaTrpc.choices[0]!.message.content!)).toEqual(JSON.parse(VALID));
   });
 });
 

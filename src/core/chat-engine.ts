@@ -261,7 +261,10 @@ export function createChatEngine(deps: ChatEngineDeps) {
       // A structured reply is whole before any of it is sent: waited for here, so a reply that never validates is
       // refused with its status (502) rather than after a stream has begun with 200.
       const parts = structuredReply(stream, { model, call, format, validator: deps.schemaValidator, countTokens: deps.countTokens, caller });
-      return { ...served, parts: await settledFirst(parts) };
+      const settled = await settledFirst(parts);
+      // A refusal says first that it drew on no page: known before anything is sent, so no chunk lists one.
+      const references = settled.first?.type === "references" ? settled.first.references : served.references;
+      return { ...served, references, parts: settled.parts };
     }
     return {
       ...served,
@@ -287,12 +290,15 @@ export function createChatEngine(deps: ChatEngineDeps) {
 }
 
 /** The parts with the first one already read: thrown when it is an error, so it is refused before a response begins. */
-async function settledFirst(parts: AsyncGenerator<ChatPart>): Promise<AsyncIterable<ChatPart>> {
+async function settledFirst(parts: AsyncGenerator<ChatPart>): Promise<{ first: ChatPart | undefined; parts: AsyncIterable<ChatPart> }> {
   const first = await parts.next();
   if (!first.done && first.value.type === "error") throw first.value.error;
-  return (async function* () {
-    if (first.done) return;
-    yield first.value;
-    yield* parts;
-  })();
+  return {
+    first: first.done ? undefined : first.value,
+    parts: (async function* () {
+      if (first.done) return;
+      yield first.value;
+      yield* parts;
+    })(),
+  };
 }

@@ -7,6 +7,8 @@ import type { SourceInfo } from "./source-catalog.ts";
 /** What the engine streams for one completion; every interface is a mapping of these parts. */
 export type ChatPart =
   | { type: "text-delta"; delta: string }
+  /** The model declined (OpenAI's `refusal`): said apart from the reply's text, as OpenAI's interfaces say it. */
+  | { type: "refusal-delta"; delta: string }
   /** The references as they stand now: cited pages first, in citation order; the last one is final. */
   | { type: "references"; references: Reference[] }
   | { type: "finish"; finishReason: FinishReason; usage: TokenUsage }

@@ -28,7 +28,8 @@ export interface ChatCompletion {
   system_fingerprint: string;
   choices: Array<{
     index: number;
-    message: { role: "assistant"; content: string; refusal: null; annotations: UrlCitation[] };
+    /** A model's refusal is `refusal`, with `content` null, as OpenAI says it. */
+    message: { role: "assistant"; content: string | null; refusal: string | null; annotations: UrlCitation[] };
     logprobs: null;
     finish_reason: string;
   }>;
@@ -40,7 +41,7 @@ export interface ChunkDelta {
   content: string | null;
   role: "assistant" | null;
   function_call: null;
-  refusal: null;
+  refusal: string | null;
   tool_calls: null;
   annotations?: UrlCitation[];
 }
@@ -102,10 +103,12 @@ export function citations(text: string, references: readonly Reference[]): UrlCi
 /** The non-streamed response: the same parts, collected. Throws the DocentError of an in-stream error. */
 export async function collectCompletion(opened: OpenedCompletion, meta = completionMeta(opened)): Promise<ChatCompletion> {
   let content = "";
+  let refusal = "";
   let references = opened.references;
   let finish: Extract<ChatPart, { type: "finish" }> | undefined;
   for await (const part of opened.parts) {
     if (part.type === "text-delta") content += part.delta;
+    else if (part.type === "refusal-delta") refusal += part.delta;
     else if (part.type === "references") references = part.references;
     else if (part.type === "finish") finish = part;
     else throw part.error;
@@ -120,7 +123,10 @@ export async function collectCompletion(opened: OpenedCompletion, meta = complet
     choices: [
       {
         index: 0,
-        message: { role: "assistant", content, refusal: null, annotations: citations(content, references) },
+        message:
+          refusal && !content
+            ? { role: "assistant", content: null, refusal, annotations: [] }
+            : { role: "assistant", content, refusal: refusal || null, annotations: citations(content, references) },
         logprobs: null,
         finish_reason: finish.finishReason,
       },
@@ -172,6 +178,8 @@ export async function* completionChunks(
     if (part.type === "text-delta") {
       content += part.delta;
       yield chunk({ content: part.delta });
+    } else if (part.type === "refusal-delta") {
+      yield chunk({ refusal: part.delta });
     } else if (part.type === "references") {
       // Chunks carry the references as they stand: cited pages first, matching the markers so far.
       references = part.references;

@@ -50,11 +50,15 @@ export interface ModelCallOptions {
 
 export type ModelStreamPart =
   | { type: "text-delta"; delta: string }
+  /** The model declined, in its own field (OpenAI's `refusal`): the reply is this text and no other. */
+  | { type: "refusal-delta"; delta: string }
   | { type: "finish"; finishReason: FinishReason; usage?: Partial<TokenUsage> }
   | { type: "error"; error: unknown };
 
 export interface GenerateResult {
   text: string;
+  /** Set when the model declined (OpenAI's `refusal`); `text` is then empty. */
+  refusal?: string;
   finishReason: FinishReason;
   usage?: Partial<TokenUsage>;
 }

@@ -71,7 +71,8 @@ export function createOutcomeRecorder(
     end,
     /** Notes a part; resolves once an ending part has been reported. */
     async observe(part: ChatPart): Promise<void> {
-      if (part.type === "text-delta") {
+      // A model's refusal is what it answered.
+      if (part.type === "text-delta" || part.type === "refusal-delta") {
         firstTokenMs ??= now() - startedAt;
         answer += part.delta;
       } else if (part.type === "references") references = part.references;

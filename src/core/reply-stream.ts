@@ -38,6 +38,9 @@ export async function* fixedReply(text: string, promptTokens: number, completion
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these characters are what it finds
 const UNSAFE_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
 
+/** A model's refusal, safe to print: it is not read for citations, but shown as the text is. */
+export const printableRefusal = (delta: string) => delta.replace(UNSAFE_CONTROLS, "").replace(/\r\n?/g, "\n");
+
 /**
  * Passes the model's deltas through, less UNSAFE_CONTROLS, with citation markers renumbered in
  * order of first use, keeps the references in that order (the sections the
@@ -53,6 +56,7 @@ export async function* relay(
   includeReferences: boolean,
 ): AsyncGenerator<ChatPart> {
   let text = "";
+  let refusal = "";
   let finish: Extract<ModelStreamPart, { type: "finish" }> | undefined;
   const citations = createCitationRenumberer(grounding.references.length);
   // While the reply runs: the sections it has cited so far (the opened completion's references are none),
@@ -75,6 +79,10 @@ export async function* relay(
         if (!delta) continue;
         text += delta;
         yield* emit(citations.push(delta));
+      } else if (part.type === "refusal-delta") {
+        const delta = printableRefusal(part.delta);
+        refusal += delta;
+        if (delta) yield { type: "refusal-delta", delta };
       } else if (part.type === "finish") {
         finish = part;
       } else {
@@ -98,14 +106,14 @@ export async function* relay(
   yield* emit(citations.flush());
   // A reply that cites nothing drew on the pages given, unless it said nothing or declined: a refusal, a content
   // filter, or the sentence the prompt asks for when the excerpts do not answer.
-  const drewOnNothing = text.trim() === "" || finish.finishReason === "content_filter" || saysNotCovered(text);
+  const drewOnNothing = text.trim() === "" || refusal !== "" || finish.finishReason === "content_filter" || saysNotCovered(text);
   const final = citations.order.length > 0 ? cited() : drewOnNothing ? [] : grounding.pages;
   if (final.length !== last.length || final.some((r, i) => r !== last[i])) yield { type: "references", references: final };
   if (includeReferences && final.length > 0) yield { type: "text-delta", delta: referencesBlock(final) };
   yield {
     type: "finish",
     finishReason: finish.finishReason,
-    usage: settleUsage(finish.usage, { prompt: promptTokens, completion: () => countTokens(text) }),
+    usage: settleUsage(finish.usage, { prompt: promptTokens, completion: () => countTokens(text + refusal) }),
   };
 }
 

@@ -2,21 +2,26 @@ import type { ChatPart } from "./chat-part.ts";
 import { DocentError, isAbortError, toDocentError } from "./errors.ts";
 import type { FinishReason, LanguageModel, ModelCallOptions, ModelMessage, ModelStreamPart, TokenUsage } from "./language-model.ts";
 import { countPromptTokens } from "./prompt.ts";
+import { printableRefusal } from "./reply-stream.ts";
 import { settleUsage } from "./settle-usage.ts";
 import { checkStructuredReply, type SchemaValidator, type StructuredFormat } from "./structured-output.ts";
 
 interface Attempt {
   deltas: string[];
   text: string;
+  /** The model declined (OpenAI's `refusal`): no JSON to check, and none to repair. */
+  refusal: string[];
   finishReason: FinishReason;
   usage: TokenUsage;
 }
 
 async function collect(stream: AsyncIterable<ModelStreamPart>, prompt: readonly ModelMessage[], countTokens: (t: string) => number): Promise<Attempt> {
   const deltas: string[] = [];
+  const refusal: string[] = [];
   let finish: Extract<ModelStreamPart, { type: "finish" }> | undefined;
   for await (const part of stream) {
     if (part.type === "text-delta") deltas.push(part.delta);
+    else if (part.type === "refusal-delta") refusal.push(printableRefusal(part.delta));
     else if (part.type === "finish") finish = part;
     else throw part.error;
   }
@@ -25,8 +30,9 @@ async function collect(stream: AsyncIterable<ModelStreamPart>, prompt: readonly 
   return {
     deltas,
     text,
+    refusal,
     finishReason: finish.finishReason,
-    usage: settleUsage(finish.usage, { prompt: () => countPromptTokens(prompt, countTokens), completion: () => countTokens(text) }),
+    usage: settleUsage(finish.usage, { prompt: () => countPromptTokens(prompt, countTokens), completion: () => countTokens(text + refusal.join("")) }),
   };
 }
 
@@ -55,9 +61,12 @@ export async function* structuredReply(
   },
 ): AsyncGenerator<ChatPart> {
   try {
+    // A refusal has no JSON to check (nor to repair).
+    const check = async (a: Attempt) =>
+      a.refusal.length > 0 ? [] : await checkStructuredReply(a.text, format, validator, { caller, signal: call.abortSignal });
     let attempt = await collect(first, call.prompt, countTokens);
-    let problems = await checkStructuredReply(attempt.text, format, validator, { caller, signal: call.abortSignal });
     const usage = { ...attempt.usage };
+    let problems = await check(attempt);
     if (problems.length > 0) {
       const repair: ModelCallOptions = {
         ...call,
@@ -76,7 +85,7 @@ export async function* structuredReply(
       usage.completionTokens += attempt.usage.completionTokens;
       usage.reasoningTokens += attempt.usage.reasoningTokens;
       usage.cachedTokens = (usage.cachedTokens ?? 0) + (attempt.usage.cachedTokens ?? 0);
-      problems = await checkStructuredReply(attempt.text, format, validator, { caller, signal: call.abortSignal });
+      problems = await check(attempt);
       if (problems.length > 0) {
         yield {
           type: "error",
@@ -91,7 +100,11 @@ export async function* structuredReply(
         return;
       }
     }
-    for (const delta of attempt.deltas) if (delta) yield { type: "text-delta", delta };
+    if (attempt.refusal.length > 0) {
+      // Declined (at first or when asked to repair): said as a refusal, OpenAI's structured-output contract, drawing on no page.
+      yield { type: "references", references: [] };
+      for (const delta of attempt.refusal) if (delta) yield { type: "refusal-delta", delta };
+    } else for (const delta of attempt.deltas) if (delta) yield { type: "text-delta", delta };
     yield { type: "finish", finishReason: attempt.finishReason, usage };
   } catch (error) {
     if (isAbortError(error)) return;

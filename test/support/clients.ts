@@ -45,11 +45,11 @@ export async function graphqlRequest(baseUrl: string, key: string | null, query:
 }
 
 export const COMPLETION_FIELDS = `id object created model systemFingerprint urlReferences
-  choices { index finishReason logprobs message { role content annotations { url title startIndex endIndex } } }
+  choices { index finishReason logprobs message { role content refusal annotations { url title startIndex endIndex } } }
   usage { promptTokens completionTokens totalTokens completionTokensDetails { reasoningTokens } }`;
 
 export const CHUNK_FIELDS = `id object model systemFingerprint serviceTier urlReferences
-  choices { index finishReason delta { content role } }
+  choices { index finishReason delta { content refusal role } }
   usage { promptTokens completionTokens totalTokens completionTokensDetails { reasoningTokens } }`;
 
 /** The official MCP client over Streamable HTTP, as Claude Code or Codex connect: the key in a header on every request. */

@@ -34,8 +34,8 @@ type Message = ChatCompletion["choices"][number]["message"];
 export const AssistantMessage = builder.objectRef<Message>("AssistantMessage").implement({
   fields: (t) => ({
     role: t.exposeString("role", { description: "Always `assistant`." }),
-    content: t.exposeString("content"),
-    refusal: t.string({ nullable: true, resolve: (m) => m.refusal }),
+    content: t.string({ nullable: true, description: "The reply; null when the model declined (see `refusal`).", resolve: (m) => m.content }),
+    refusal: t.string({ nullable: true, description: "The model's refusal, when it declined to answer.", resolve: (m) => m.refusal }),
     annotations: t.field({ type: [UrlCitationRef], resolve: (m) => m.annotations }),
   }),
 });
@@ -68,7 +68,7 @@ export const ChunkDeltaRef = builder.objectRef<ChunkDelta>("ChatCompletionChunkD
     content: t.string({ nullable: true, description: "String fragment of the reply.", resolve: (d) => d.content }),
     role: t.string({ nullable: true, resolve: (d) => d.role }),
     functionCall: t.field({ type: "JSON", nullable: true, resolve: () => null }),
-    refusal: t.string({ nullable: true, resolve: () => null }),
+    refusal: t.string({ nullable: true, description: "String fragment of the model's refusal, when it declined.", resolve: (d) => d.refusal }),
     toolCalls: t.field({ type: "JSON", nullable: true, resolve: () => null }),
     annotations: t.field({ type: [UrlCitationRef], nullable: true, resolve: (d) => d.annotations ?? null }),
   }),

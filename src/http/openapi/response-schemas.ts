@@ -95,7 +95,12 @@ export const ChatCompletion = z
     choices: z.array(
       z.strictObject({
         index: z.int(),
-        message: z.strictObject({ role: z.literal("assistant"), content: z.string(), refusal: z.null(), annotations: z.array(UrlCitation) }),
+        message: z.strictObject({
+          role: z.literal("assistant"),
+          content: z.string().nullable().meta({ description: "The reply; null when the model declined (`refusal`)." }),
+          refusal: z.string().nullable().meta({ description: "The model's refusal, when it declined to answer (structured output, as OpenAI says it)." }),
+          annotations: z.array(UrlCitation),
+        }),
         logprobs: z.null(),
         finish_reason: z.string(),
       }),
@@ -121,7 +126,7 @@ export const ChatCompletionChunk = z
           content: z.string().nullable(),
           role: z.union([z.literal("assistant"), z.null()]),
           function_call: z.null(),
-          refusal: z.null(),
+          refusal: z.string().nullable(),
           tool_calls: z.null(),
           annotations: z.array(UrlCitation).optional(),
         }),
@@ -149,11 +154,16 @@ export const ResponseObject = z
         type: z.literal("message"),
         role: z.literal("assistant"),
         content: z.array(
-          z.looseObject({
-            type: z.literal("output_text"),
-            text: z.string(),
-            annotations: z.array(z.looseObject({ type: z.literal("url_citation"), url: z.url(), title: z.string(), start_index: z.int(), end_index: z.int() })),
-          }),
+          z.union([
+            z.looseObject({
+              type: z.literal("output_text"),
+              text: z.string(),
+              annotations: z.array(
+                z.looseObject({ type: z.literal("url_citation"), url: z.url(), title: z.string(), start_index: z.int(), end_index: z.int() }),
+              ),
+            }),
+            z.looseObject({ type: z.literal("refusal"), refusal: z.string() }).meta({ description: "The model declined to answer." }),
+          ]),
         ),
       }),
     ),

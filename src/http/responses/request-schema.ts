@@ -15,11 +15,16 @@ export const INPUT_ROLES = ["user", "system", "developer", "assistant"] as const
 
 const ContentPart = z.discriminatedUnion(
   "type",
-  [z.object({ type: z.literal("input_text"), text: z.string() }), z.object({ type: z.literal("output_text"), text: z.string() })],
+  [
+    z.object({ type: z.literal("input_text"), text: z.string() }),
+    z.object({ type: z.literal("output_text"), text: z.string() }),
+    // An earlier reply's refusal, replayed as clients replay the output they got.
+    z.object({ type: z.literal("refusal"), refusal: z.string() }),
+  ],
   {
     error: (issue) =>
       issue.code === "invalid_union"
-        ? "docent reads text only: a content part must be {type: 'input_text', text} ('output_text' in an assistant message)"
+        ? "docent reads text only: a content part must be {type: 'input_text', text} ('output_text' or 'refusal' in an assistant message)"
         : undefined,
   },
 );

@@ -18,12 +18,20 @@ export interface OutputText {
   logprobs: [];
 }
 
+/** The model declined: OpenAI's refusal part, in place of the text. */
+export interface OutputRefusal {
+  type: "refusal";
+  refusal: string;
+}
+
+export type OutputContent = OutputText | OutputRefusal;
+
 export interface OutputMessage {
   type: "message";
   id: string;
   status: "in_progress" | "completed" | "incomplete";
   role: "assistant";
-  content: OutputText[];
+  content: OutputContent[];
 }
 
 export interface ResponseUsage {
@@ -122,7 +130,9 @@ export function responseObject(head: ResponseHead, state: ResponseState): Respon
 
 export const outputText = (text: string, annotations: UrlCitationAnnotation[] = []): OutputText => ({ type: "output_text", text, annotations, logprobs: [] });
 
-export const messageItem = (head: ResponseHead, status: OutputMessage["status"], content: OutputText[]): OutputMessage => ({
+export const outputRefusal = (refusal: string): OutputRefusal => ({ type: "refusal", refusal });
+
+export const messageItem = (head: ResponseHead, status: OutputMessage["status"], content: OutputContent[]): OutputMessage => ({
   type: "message",
   id: head.messageId,
   status,
@@ -152,8 +162,10 @@ export function finishStatus(finishReason: string): Pick<ResponseState, "status"
 export function fromCompletion(head: ResponseHead, completion: ChatCompletion): ResponseObject {
   const choice = completion.choices[0]!;
   const finish = finishStatus(choice.finish_reason);
-  const message = messageItem(head, finish.status === "completed" ? "completed" : "incomplete", [
-    outputText(choice.message.content, flatAnnotations(choice.message.annotations)),
-  ]);
+  const { content, refusal, annotations } = choice.message;
+  const parts: OutputContent[] = [];
+  if (content !== null) parts.push(outputText(content, flatAnnotations(annotations)));
+  if (refusal !== null) parts.push(outputRefusal(refusal));
+  const message = messageItem(head, finish.status === "completed" ? "completed" : "incomplete", parts);
   return responseObject(head, { ...finish, output: [message], usage: responseUsage(completion.usage), urlReferences: completion.url_references });
 }

@@ -9,7 +9,8 @@ export interface MappedRequest {
   inResponsesTerms(error: DocentError): DocentError;
 }
 
-const textOf = (content: InputMessage["content"]) => (typeof content === "string" ? content : content.map((part) => part.text).join(""));
+const textOf = (content: InputMessage["content"]) =>
+  typeof content === "string" ? content : content.map((part) => (part.type === "refusal" ? part.refusal : part.text)).join("");
 
 function responseFormat(format: TextFormat | null | undefined): ResponseFormat | undefined {
   if (!format) return undefined;

@@ -38,7 +38,9 @@ export const registerAskDocs: RegisterTool = (server, { services, caller }) => {
         const request = { model: "agent", messages: [{ role: "user" as const, content: question }], sources: sources ?? null };
         const run = await runCompletion(services.engine, request, { signal: ctx.mcpReq.signal, caller });
         const completion = await run.collect();
-        const { content, annotations } = completion.choices[0]!.message;
+        const { content: text, refusal, annotations } = completion.choices[0]!.message;
+        // A model that declined said why: that is the answer.
+        const content = text ?? refusal ?? "";
         const references = annotations.map(({ url_citation: { title, url } }) => ({ title, url }));
         const result = {
           answer: content,

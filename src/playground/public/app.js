@@ -129,13 +129,15 @@ async function ask(question) {
   feedback.hide();
 
   let text = "";
+  // A model that declines says so in its own field (OpenAI's refusal): shown as the answer, marked as declined.
+  let refusal = "";
   let completionId = null;
   let refs = [];
   const titles = new Map();
   let frame = 0;
   const draw = () => {
     frame = 0;
-    renderAnswer(el.answer, text, refs, titles);
+    renderAnswer(el.answer, text || refusal, refs, titles);
   };
   try {
     for await (const event of streamCompletion(key(), body, controller.signal)) {
@@ -151,18 +153,19 @@ async function ask(question) {
       refs = chunk.url_references ?? refs;
       const delta = chunk.choices?.[0]?.delta;
       if (delta?.content) text += delta.content;
+      if (delta?.refusal) refusal += delta.refusal;
       for (const a of delta?.annotations ?? []) titles.set(a.url_citation.url, a.url_citation.title);
       if (!frame) frame = requestAnimationFrame(draw);
     }
     cancelAnimationFrame(frame);
     draw();
-    finish(refs, titles);
+    finish(refs, titles, refusal !== "" && text === "");
     // Only a finished answer can be rated: the server records it when its last chunk has gone out.
     feedback.show(completionId);
   } catch (error) {
     cancelAnimationFrame(frame);
-    if (text) draw();
-    el.result.hidden = !text;
+    if (text || refusal) draw();
+    el.result.hidden = !(text || refusal);
     el.result.dataset.state = error.name === "AbortError" ? "stopped" : "error";
     if (error.name === "AbortError") setBusy(false, "Stopped.");
     else {
@@ -175,9 +178,15 @@ async function ask(question) {
   }
 }
 
-function finish(refs, titles) {
-  // No references: the sources did not cover the question (the answer says so).
+function finish(refs, titles, declined) {
+  // No references: the sources did not cover the question (the answer says so), or the model declined.
   const covered = refs.length > 0;
+  if (declined) {
+    el.result.dataset.state = "declined";
+    el.referencesBlock.hidden = true;
+    setBusy(false, "The model declined to answer.");
+    return;
+  }
   el.result.dataset.state = covered ? "answered" : "not-covered";
   el.notCovered.hidden = covered;
   el.referencesBlock.hidden = !covered;

@@ -55,10 +55,11 @@ export function createOpenAIModel({ client, label, maxTokensField }: OpenAIModel
       try {
         const response = await client.chat.completions.create({ ...body(options), stream: false }, { signal: options.abortSignal });
         const choice = response.choices[0];
-        // A refusal is said in its own field: it is the reply, and ends it as a content filter does.
+        const finishReason = mapOpenAIFinishReason(choice?.finish_reason);
+        // A refusal is said in its own field, and kept there: callers tell it from an answer.
         const refusal = choice?.message.refusal;
-        if (refusal) return { text: refusal, finishReason: "content_filter", usage: toUsage(response.usage) };
-        return { text: choice?.message.content ?? "", finishReason: mapOpenAIFinishReason(choice?.finish_reason), usage: toUsage(response.usage) };
+        if (refusal) return { text: "", refusal, finishReason, usage: toUsage(response.usage) };
+        return { text: choice?.message.content ?? "", finishReason, usage: toUsage(response.usage) };
       } catch (error) {
         throw mapProviderError(error, label);
       }
@@ -74,19 +75,15 @@ export function createOpenAIModel({ client, label, maxTokensField }: OpenAIModel
       async function* stream(): AsyncGenerator<ModelStreamPart> {
         let finishReason: FinishReason | undefined;
         let usage: Partial<TokenUsage> | undefined;
-        let refused = false;
         try {
           for await (const chunk of response) {
             const choice = chunk.choices?.[0];
             const delta = choice?.delta?.content;
             if (delta) yield { type: "text-delta", delta };
-            // A refusal streams in its own field: it is the reply (dropped, the caller saw an empty answer), and ends it as a content filter does.
+            // A refusal streams in its own field, and is passed on as one (chat's `refusal`, the Responses API's refusal part).
             const refusal = choice?.delta?.refusal;
-            if (refusal) {
-              refused = true;
-              yield { type: "text-delta", delta: refusal };
-            }
-            if (choice?.finish_reason) finishReason = refused ? "content_filter" : mapOpenAIFinishReason(choice.finish_reason);
+            if (refusal) yield { type: "refusal-delta", delta: refusal };
+            if (choice?.finish_reason) finishReason = mapOpenAIFinishReason(choice.finish_reason);
             if (chunk.usage) usage = toUsage(chunk.usage);
           }
         } catch (error) {
