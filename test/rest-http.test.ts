@@ -80,6 +80,29 @@ describe("REST over raw HTTP", () => {
     expect(error.message).toContain("00000000-0000-4000-8000-000000000000");
   });
 
+  it("refuses a misspelt sources or include_references (read as absent, the agent would answer from any source), and ignores other unknown fields", async () => {
+    for (const [field, meant] of [
+      ["source", "sources"],
+      ["knowledge_sources", "sources"],
+      ["sourceIds", "sources"],
+      ["includeReferences", "include_references"],
+      ["include_reference", "include_references"],
+    ] as const) {
+      const error = await expectError(await post({ ...question, [field]: [server.sources.pg] }), 400, { param: field, code: "unknown_parameter" });
+      expect(error.message).toContain(`did you mean '${meant}'`);
+    }
+    // Through the Responses API too.
+    const responses = await fetch(`${server.url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "agent", input: "How do I physically reorder a table?", source: [server.sources.pg] }),
+    });
+    await expectError(responses, 400, { param: "source", code: "unknown_parameter" });
+    // Other servers' extras are not docent's to refuse.
+    const extras = await post({ ...question, top_k: 5, repetition_penalty: 1.1, chat_template_kwargs: {} });
+    expect(extras.status).toBe(200);
+  });
+
   it("rejects an unknown model with 404", async () => {
     await expectError(await post({ ...question, model: "gpt-4o" }), 404, { param: "model", code: "model_not_found" });
   });

@@ -1,6 +1,9 @@
 import type { z } from "zod";
 import { ChatCompletionRequest, UNSUPPORTED_CHAT_PARAMETERS } from "./chat-request.ts";
 import { badRequest } from "./errors.ts";
+import { refuseMisnamedFields } from "./misnamed-fields.ts";
+
+const CHAT_FIELDS: ReadonlySet<string> = new Set(Object.keys(ChatCompletionRequest.shape));
 
 /** `["messages", 2, "role"]` → `messages[2].role`, OpenAI's `param` form. */
 export function paramPath(path: readonly PropertyKey[]): string | null {
@@ -46,5 +49,6 @@ export function parseChatRequest(body: unknown): ChatCompletionRequest {
   }
   const result = ChatCompletionRequest.safeParse(body);
   if (!result.success) throw zodToBadRequest(result.error, body);
+  refuseMisnamedFields(body, CHAT_FIELDS);
   return result.data;
 }

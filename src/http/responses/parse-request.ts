@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { badRequest } from "../../core/errors.ts";
+import { refuseMisnamedFields } from "../../core/misnamed-fields.ts";
 import { paramPath, zodToBadRequest } from "../../core/validate-request.ts";
 import { ResponsesRequest } from "./request-schema.ts";
 
@@ -22,13 +23,18 @@ function usefulIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
 /** Parameters of OpenAI's API that need stored state, tools or logprobs, which docent does not have. */
 const UNSUPPORTED = new Set(["previous_response_id", "conversation", "store", "background", "prompt", "tools", "tool_choice", "top_logprobs"]);
 
+const RESPONSES_FIELDS: ReadonlySet<string> = new Set(Object.keys(ResponsesRequest.shape));
+
 /** Parses a Responses request body (already JSON-decoded) or throws a BAD_REQUEST naming the parameter. */
 export function parseResponsesRequest(body: unknown): ResponsesRequest {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw badRequest("The request body must be a JSON object.", null, "invalid_json");
   }
   const result = ResponsesRequest.safeParse(body);
-  if (result.success) return result.data;
+  if (result.success) {
+    refuseMisnamedFields(body, RESPONSES_FIELDS);
+    return result.data;
+  }
   const first = result.error.issues[0];
   if (!first) throw zodToBadRequest(result.error, body);
   const issue = usefulIssue(first);
