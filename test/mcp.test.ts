@@ -222,6 +222,9 @@ describe("MCP at /mcp", () => {
       ["get_page", {}, /url: .*expected string/],
       ["ask_docs", { question: "" }, /question: Too small/],
       ["ask_docs", { question: "  \n " }, /^'question' must contain text/],
+      // A misnamed argument is refused, not dropped: dropped, `source` would have let the search span every source.
+      ["search_docs", { query: "vacuum", source: [UNKNOWN_ID] }, /Unrecognized key: "source"/],
+      ["ask_docs", { question: "vacuum?", sourceIds: [UNKNOWN_ID] }, /Unrecognized key: "sourceIds"/],
     ];
     for (const [tool, args, message] of cases) {
       const result = await call(client, tool, args);

@@ -18,17 +18,18 @@ const Sources = z
   .optional()
   .describe("Ids of the knowledge sources to use (from list_sources). Omit to let docent choose the sources that best match.");
 
-export const SearchDocsInput = z.object({
+// Strict: an argument a client misnames (`source`) is refused, not dropped (the search would then span every source).
+export const SearchDocsInput = z.strictObject({
   query: z.string().min(1).max(MAX_QUERY_CHARS).describe("What to look for: a question, a task or API names, e.g. 'create an index without blocking writes'."),
   sources: Sources,
   limit: z.number().int().min(1).max(MAX_PASSAGES).default(5).describe(`How many passages to return, 1 to ${MAX_PASSAGES}.`),
 });
 
-export const GetPageInput = z.object({
+export const GetPageInput = z.strictObject({
   url: z.string().min(1).max(2_048).describe("The page's URL as search_docs or ask_docs gave it. A #section anchor starts the text at that section."),
 });
 
-export const AskDocsInput = z.object({
+export const AskDocsInput = z.strictObject({
   question: z.string().min(1).max(MAX_QUERY_CHARS).describe("The question, in plain language."),
   sources: Sources,
 });
