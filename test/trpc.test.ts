@@ -61,6 +61,10 @@ describe("tRPC", () => {
     expect(bad.message).toMatch(/only the roles 'user', 'system' and 'assistant'/);
     const unknown = await client.chat.completions.create.mutate({ ...input(), sources: ["00000000-0000-4000-8000-000000000000"] }).catch((e) => e);
     expect(unknown.data).toMatchObject({ code: "NOT_FOUND", httpStatus: 404, param: "sources[0]" });
+    // A misspelt sources is refused as REST refuses it, not dropped (the agent would answer from any source).
+    const misspelt = await client.chat.completions.create.mutate({ ...input(), source: [server.sources.pg] } as never).catch((e) => e);
+    expect(misspelt.data).toMatchObject({ code: "BAD_REQUEST", httpStatus: 400, param: "source" });
+    expect(misspelt.message).toMatch(/did you mean 'sources'/);
 
     // A body that is no object at all (empty, null, a list) is said as REST says it, not "Missing required parameter: 'null'".
     for (const body of ["", "null", "[]", "5"]) {

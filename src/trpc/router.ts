@@ -1,8 +1,12 @@
 import { z } from "zod";
-import { ChatCompletionRequest } from "../core/chat-request.ts";
+import type { ChatCompletionRequest } from "../core/chat-request.ts";
 import { FeedbackInput } from "../core/feedback.ts";
 import { runCompletion } from "../core/run-completion.ts";
+import { parseChatRequest } from "../core/validate-request.ts";
 import { protectedProcedure, router, toTRPCError } from "./trpc.ts";
+
+/** The request parsed as REST parses it (a misspelt `sources` refused, not dropped); clients see the schema's type. */
+const chatRequest = (raw: unknown): ChatCompletionRequest => parseChatRequest(raw);
 
 /**
  * The tRPC router: the same core, zod request schema and resource objects as
@@ -11,14 +15,14 @@ import { protectedProcedure, router, toTRPCError } from "./trpc.ts";
 export const appRouter = router({
   chat: router({
     completions: router({
-      create: protectedProcedure.input(ChatCompletionRequest).mutation(async ({ input, ctx, signal }) => {
+      create: protectedProcedure.input(chatRequest).mutation(async ({ input, ctx, signal }) => {
         try {
           return await (await runCompletion(ctx.services.engine, input, { signal, caller: ctx.caller })).collect();
         } catch (error) {
           throw toTRPCError(error);
         }
       }),
-      stream: protectedProcedure.input(ChatCompletionRequest).subscription(async function* ({ input, ctx, signal }) {
+      stream: protectedProcedure.input(chatRequest).subscription(async function* ({ input, ctx, signal }) {
         let run: Awaited<ReturnType<typeof runCompletion>>;
         try {
           run = await runCompletion(ctx.services.engine, input, { signal, caller: ctx.caller });
