@@ -47,6 +47,14 @@ describe("input limits", () => {
     });
     expect(error).toMatchObject({ status: 400, param: "messages[1].content", code: "string_above_max_length", type: "invalid_request_error" });
     expect(error.message).toMatch(/100,000/);
+    // An earlier reply's refusal sent back counts as that message's text, as a field or as a part.
+    for (const declined of [
+      { role: "assistant", content: null, refusal: "no ".repeat(40_000) },
+      { role: "assistant", content: [{ type: "refusal", refusal: "no ".repeat(40_000) }] },
+    ]) {
+      const long = await refusal({ model: "provider_a", messages: [{ role: "user", content: "Hi?" }, declined, { role: "user", content: QUESTION }] });
+      expect(long).toMatchObject({ status: 400, param: "messages[1].content", code: "string_above_max_length" });
+    }
     expect(fake.requests.length).toBe(before);
   });
 

@@ -102,7 +102,24 @@ describe("REST with provider models", () => {
     expect(chunks.map((c) => c.choices[0]?.delta.refusal ?? "").join("")).toBe(text);
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? "").join("")).toBe("");
     expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe("stop");
+    // No chunk after the role's says there is text.
+    expect(chunks.slice(1).every((c) => c.choices[0]!.delta.content === null)).toBe(true);
     expect(chunks.every((c) => c.url_references.length === 0)).toBe(true);
+
+    // Sent back as the SDK hands it over (content null, refusal set) or as a refusal part: the assistant's turn is what it said.
+    for (const declined of [whole.choices[0]!.message, { role: "assistant", content: [{ type: "refusal", refusal: text }] }]) {
+      const next = fake.requests.length;
+      await client.chat.completions.create({
+        ...params("provider_a"),
+        messages: [
+          { role: "user", content: "First?" },
+          declined as never,
+          { role: "user", content: "How do I physically reorder a table according to an index?" },
+        ],
+      });
+      const sent = fake.requests[next]!.body.messages as Array<{ role: string; content: string }>;
+      expect(sent.filter((m) => m.role === "assistant").map((m) => m.content)).toEqual([text]);
+    }
   });
 
   it("provider_b: a refusal stop (Anthropic's classifier) ends the reply as content_filter and draws on no page", async () => {

@@ -34,13 +34,17 @@ const B = REQUEST_BOUNDS;
 export const atMost = (n: number, what: string) => `must hold at most ${n} ${what}`;
 
 const TextPart = z.object({ type: z.literal("text"), text: z.string() });
+/** An earlier reply's refusal, sent back as clients send the message they got. */
+const RefusalPart = z.object({ type: z.literal("refusal"), refusal: z.string() });
 
 export const ChatMessage = z.object({
   role: z.string().refine((r) => (SUPPORTED_ROLES as readonly string[]).includes(r), {
     error: (issue) => `Invalid role ${JSON.stringify(String(issue.input).slice(0, 64))}: only the roles 'user', 'system' and 'assistant' are supported.`,
   }),
-  content: z.union([z.string(), z.array(TextPart).max(B.textParts, atMost(B.textParts, "text parts")), z.null()]),
+  content: z.union([z.string(), z.array(z.discriminatedUnion("type", [TextPart, RefusalPart])).max(B.textParts, atMost(B.textParts, "text parts")), z.null()]),
   name: z.string().max(B.name, atMost(B.name, "characters")).optional(),
+  /** An earlier reply's refusal (its content then null), as OpenAI's SDKs send a message back. */
+  refusal: z.string().nullish(),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
@@ -112,9 +116,9 @@ export const ChatCompletionRequest = z.object({
 });
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
 
-/** Text of a message, whether given as a string or as text parts. */
-export function messageText(message: Pick<ChatMessage, "content">): string {
-  if (message.content == null) return "";
-  if (typeof message.content === "string") return message.content;
-  return message.content.map((part) => part.text).join("");
+/** Text of a message, whether given as a string or as parts; an earlier reply's refusal is what it said. */
+export function messageText(message: Pick<ChatMessage, "content" | "refusal">): string {
+  const { content } = message;
+  const text = content == null ? "" : typeof content === "string" ? content : content.map((part) => (part.type === "text" ? part.text : part.refusal)).join("");
+  return text || (message.refusal ?? "");
 }

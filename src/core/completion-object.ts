@@ -174,11 +174,13 @@ export async function* completionChunks(
   });
   yield chunk({ role: "assistant", content: "" });
   let content = "";
+  let refused = false;
   for await (const part of opened.parts) {
     if (part.type === "text-delta") {
       content += part.delta;
       yield chunk({ content: part.delta });
     } else if (part.type === "refusal-delta") {
+      refused = true;
       yield chunk({ refusal: part.delta });
     } else if (part.type === "references") {
       // Chunks carry the references as they stand: cited pages first, matching the markers so far.
@@ -188,7 +190,8 @@ export async function* completionChunks(
       yield { type: "error", error: part.error };
       return;
     } else {
-      yield chunk({ content: "", annotations: citations(content, references) }, part.finishReason);
+      // A refusal's last chunk says no text either (content null, as in the whole message).
+      yield chunk(refused && !content ? { annotations: [] } : { content: "", annotations: citations(content, references) }, part.finishReason);
       if (includeUsage) yield chunk({}, null, toUsage(part.usage), false);
     }
   }

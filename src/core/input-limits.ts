@@ -32,11 +32,10 @@ export const MAX_SCHEMA_DEPTH = 32;
 
 const count = (n: number) => n.toLocaleString("en-US");
 
-function textLength(content: ChatCompletionRequest["messages"][number]["content"]): number {
-  if (content == null) return 0;
-  if (typeof content === "string") return content.length;
-  let length = 0;
-  for (const part of content) length += part.text.length;
+function textLength({ content, refusal }: ChatCompletionRequest["messages"][number]): number {
+  let length = refusal?.length ?? 0;
+  if (typeof content === "string") length += content.length;
+  else for (const part of content ?? []) length += part.type === "text" ? part.text.length : part.refusal.length;
   return length;
 }
 
@@ -52,7 +51,7 @@ export function checkInputLimits(request: ChatCompletionRequest, limits: InputLi
   }
   let total = 0;
   messages.forEach((message, i) => {
-    const length = textLength(message.content);
+    const length = textLength(message);
     if (length > limits.maxMessageChars) {
       throw badRequest(
         `Invalid 'messages[${i}].content': ${count(length)} characters; a message may hold at most ${count(limits.maxMessageChars)} (MAX_MESSAGE_CHARS).`,

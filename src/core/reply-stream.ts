@@ -1,9 +1,9 @@
 import type { ChatPart } from "./chat-part.ts";
-import { createCitationRenumberer } from "./citations.ts";
 import { DocentError, isAbortError, toDocentError } from "./errors.ts";
 import type { LanguageModel, ModelStreamPart, TokenUsage } from "./language-model.ts";
 import { NOT_COVERED_SENTENCE } from "./prompt.ts";
 import { type Grounding, type Reference, referencesBlock } from "./references.ts";
+import { createReplyReader } from "./reply-reader.ts";
 import { settleUsage } from "./settle-usage.ts";
 
 /** Adds what earlier provider calls for the same request cost (the agent's source choice) to the reply's usage. */
@@ -30,18 +30,6 @@ export async function* fixedReply(text: string, promptTokens: number, completion
 }
 
 /**
- * Control characters a reply has no use for, which a terminal (an MCP or CLI client) would act on (NUL, BEL, ESC
- * starting an ANSI sequence) and the bidirectional overrides and isolates that can make text read in another order
- * than it is written ("Trojan Source"). Tab and line ends stay (a carriage return as a line feed), as do the
- * left-to-right and right-to-left marks that right-to-left text uses.
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these characters are what it finds
-const UNSAFE_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
-
-/** A model's refusal, safe to print: it is not read for citations, but shown as the text is. */
-export const printableRefusal = (delta: string) => delta.replace(UNSAFE_CONTROLS, "").replace(/\r\n?/g, "\n");
-
-/**
  * Passes the model's deltas through, less UNSAFE_CONTROLS, with citation markers renumbered in
  * order of first use, keeps the references in that order (the sections the
  * reply cites; when it cites none, one per page given), appends the
@@ -58,52 +46,49 @@ export async function* relay(
   let text = "";
   let refusal = "";
   let finish: Extract<ModelStreamPart, { type: "finish" }> | undefined;
-  const citations = createCitationRenumberer(grounding.references.length);
+  const reader = createReplyReader(grounding.references.length);
+  const citations = reader.citations;
+  // A reply is its text or a refusal, as OpenAI's are: whichever the model begins with, the rest is read as.
+  const refusalReader = createReplyReader(0);
+  let kind: "text" | "refusal" | null = null;
   // While the reply runs: the sections it has cited so far (the opened completion's references are none),
   // so every list a stream shows is the start of the final one.
   let last: readonly Reference[] = [];
-  let carriageReturn = false;
   const cited = () => citations.order.map((n) => grounding.references[n - 1]!);
   function* emit(out: string): Generator<ChatPart> {
     if (citations.order.length !== last.length) yield { type: "references", references: (last = cited()) };
-    if (out) yield { type: "text-delta", delta: out };
+    if (out) yield { type: kind === "refusal" ? "refusal-delta" : "text-delta", delta: out };
   }
+  /** Cut short or ended, the reply still gives out what it held back (a last space, a partial marker). */
+  const flush = () => emit(kind === "refusal" ? refusalReader.flush() : reader.flush());
   try {
     for await (const part of stream) {
-      if (part.type === "text-delta") {
-        let delta = part.delta.replace(UNSAFE_CONTROLS, "");
-        // Line ends as `\n` (the citation reader's), a CRLF split across deltas included.
-        if (carriageReturn && delta.startsWith("\n")) delta = delta.slice(1);
-        if (delta) carriageReturn = delta.endsWith("\r");
-        delta = delta.replace(/\r\n?/g, "\n");
-        if (!delta) continue;
-        text += delta;
-        yield* emit(citations.push(delta));
-      } else if (part.type === "refusal-delta") {
-        const delta = printableRefusal(part.delta);
-        refusal += delta;
-        if (delta) yield { type: "refusal-delta", delta };
+      if (part.type === "text-delta" || part.type === "refusal-delta") {
+        kind ??= part.type === "text-delta" ? "text" : "refusal";
+        const { said, out } = (kind === "text" ? reader : refusalReader).push(part.delta);
+        if (kind === "text") text += said;
+        else refusal += said;
+        yield* emit(out);
       } else if (part.type === "finish") {
         finish = part;
       } else {
-        yield* emit(citations.flush());
+        yield* flush();
         yield { type: "error", error: toDocentError(part.error) };
         return;
       }
     }
   } catch (error) {
-    // Cut short, the reply still gives out what it held back (a last space, a partial marker) before it ends.
-    yield* emit(citations.flush());
+    yield* flush();
     if (isAbortError(error)) return;
     yield { type: "error", error: toDocentError(error) };
     return;
   }
   if (!finish) {
-    yield* emit(citations.flush());
+    yield* flush();
     yield { type: "error", error: new DocentError("BAD_GATEWAY", `The ${model.provider} stream ended before the reply was complete.`, { retryable: true }) };
     return;
   }
-  yield* emit(citations.flush());
+  yield* flush();
   // A reply that cites nothing drew on the pages given, unless it said nothing or declined: a refusal, a content
   // filter, or the sentence the prompt asks for when the excerpts do not answer.
   const drewOnNothing = text.trim() === "" || refusal !== "" || finish.finishReason === "content_filter" || saysNotCovered(text);

@@ -2,7 +2,7 @@ import type { ChatPart } from "./chat-part.ts";
 import { DocentError, isAbortError, toDocentError } from "./errors.ts";
 import type { FinishReason, LanguageModel, ModelCallOptions, ModelMessage, ModelStreamPart, TokenUsage } from "./language-model.ts";
 import { countPromptTokens } from "./prompt.ts";
-import { printableRefusal } from "./reply-stream.ts";
+import { createReplyReader } from "./reply-reader.ts";
 import { settleUsage } from "./settle-usage.ts";
 import { checkStructuredReply, type SchemaValidator, type StructuredFormat } from "./structured-output.ts";
 
@@ -21,7 +21,7 @@ async function collect(stream: AsyncIterable<ModelStreamPart>, prompt: readonly 
   let finish: Extract<ModelStreamPart, { type: "finish" }> | undefined;
   for await (const part of stream) {
     if (part.type === "text-delta") deltas.push(part.delta);
-    else if (part.type === "refusal-delta") refusal.push(printableRefusal(part.delta));
+    else if (part.type === "refusal-delta") refusal.push(part.delta);
     else if (part.type === "finish") finish = part;
     else throw part.error;
   }
@@ -103,7 +103,9 @@ export async function* structuredReply(
     if (attempt.refusal.length > 0) {
       // Declined (at first or when asked to repair): said as a refusal, OpenAI's structured-output contract, drawing on no page.
       yield { type: "references", references: [] };
-      for (const delta of attempt.refusal) if (delta) yield { type: "refusal-delta", delta };
+      // Read as a text reply is (the same escapes), among no references.
+      const reader = createReplyReader(0);
+      for (const out of [...attempt.refusal.map((delta) => reader.push(delta).out), reader.flush()]) if (out) yield { type: "refusal-delta", delta: out };
     } else for (const delta of attempt.deltas) if (delta) yield { type: "text-delta", delta };
     yield { type: "finish", finishReason: attempt.finishReason, usage };
   } catch (error) {

@@ -103,6 +103,7 @@ export async function* responseEvents(head: ResponseHead, parts: AsyncIterable<C
 /** The response as it stood when the error struck, with OpenAI's `{code, message}` error. */
 function failed(head: ResponseHead, content: OutputContent[], urlReferences: string[], error: DocentError) {
   const { code, message } = errorBody(error).error;
-  const output = [messageItem(head, "incomplete", content.length > 0 ? content : [outputText("")])];
+  // Only the parts its events announced: none when the error came before the first delta.
+  const output = [messageItem(head, "incomplete", content)];
   return responseObject(head, { status: "failed", output, usage: null, urlReferences, error: { code: code ?? "server_error", message } });
 }
