@@ -69,7 +69,10 @@ describe("the Responses API", () => {
       store: false,
       text: { format: { type: "text" } },
       tools: [],
+      tool_choice: "auto",
     });
+    // The tool choice asked for is echoed, as OpenAI echoes it.
+    expect((await client.responses.create(ask({ tool_choice: "none" }))).tool_choice).toBe("none");
     expect(response.id).toMatch(/^resp_/);
     expect(response.output).toHaveLength(1);
     const [item] = response.output;

@@ -63,7 +63,7 @@ export interface ResponseObject {
   store: false;
   temperature: number | null;
   text: { format: NonNullable<NonNullable<ResponsesRequest["text"]>["format"]> };
-  tool_choice: "none";
+  tool_choice: "none" | "auto";
   tools: [];
   top_p: number | null;
   truncation: "disabled";
@@ -117,7 +117,8 @@ export function responseObject(head: ResponseHead, state: ResponseState): Respon
     store: false,
     temperature: r.temperature ?? null,
     text: { format: r.text?.format ?? { type: "text" } },
-    tool_choice: "none",
+    // Echoed as OpenAI echoes it ("auto" unless asked otherwise); with no tools either way, nothing is called.
+    tool_choice: r.tool_choice ?? "auto",
     tools: [],
     top_p: r.top_p ?? null,
     truncation: "disabled",
