@@ -149,6 +149,17 @@ describe("GraphQL", () => {
     expect(badRole.body.errors![0]).toMatchObject({ extensions: { code: "BAD_USER_INPUT", param: "messages[0].role" } });
     const unknown = await graphqlRequest(server.url, server.key, CREATE, { input: { ...input(), sources: ["00000000-0000-4000-8000-000000000000"] } });
     expect(unknown.body.errors![0]).toMatchObject({ extensions: { code: "NOT_FOUND", param: "sources[0]", reason: "source_not_found" } });
+    // Variables graphql-js itself cannot coerce name the parameter too.
+    const { model: _, ...noModel } = input();
+    for (const [variables, param] of [
+      [{ input: { ...input(), messages: [{ role: 5, content: "x" }] } }, "messages[0].role"],
+      [{ input: noModel }, "model"],
+      [{ input: { ...input(), sourcez: [] } }, "sourcez"],
+      [{}, "input"],
+    ] as const) {
+      const coerced = await graphqlRequest(server.url, server.key, CREATE, variables);
+      expect(coerced.body.errors![0], param).toMatchObject({ extensions: { code: "BAD_USER_INPUT", param } });
+    }
   });
 
   it("gives every error a code, its own status and no parser internals, the stream endpoint's too", async () => {

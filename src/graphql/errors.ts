@@ -68,13 +68,28 @@ function asClientError(error: GraphQLError): GraphQLError {
     const { spec: _, ...status } = http;
     extensions.http = status;
   }
+  const param = variableParam(error.message);
   return createGraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
     path: error.path,
-    extensions: { ...extensions, code: typeof extensions.code === "string" ? extensions.code : "BAD_USER_INPUT" },
+    extensions: { ...extensions, code: typeof extensions.code === "string" ? extensions.code : "BAD_USER_INPUT", ...(param && { param }) },
   });
+}
+
+/**
+ * The parameter a variable graphql-js could not coerce names, in the form docent's own errors give it
+ * (`messages[0].role`; the variable's name for a whole variable): graphql-js says it only in its message
+ * (`Variable "$input" got invalid value 5 at "input.messages[0].role"; …`, `…; Field "model" of required type …`).
+ */
+export function variableParam(message: string): string | null {
+  const variable = /^Variable "\$(\w+)" (?:got invalid value .*?(?: at "\w+((?:\.\w+|\[\d+\])*)")?; |of required type )/s.exec(message);
+  if (!variable) return null;
+  const [, name, path = ""] = variable;
+  const field = /; Field "(\w+)" (?:of required type|is not defined by type)/.exec(message)?.[1];
+  const param = `${path}${field ? `.${field}` : ""}`.replace(/^\./, "");
+  return param || name!;
 }
 
 /** Codes for the errors graphql-sse answers itself (with a message and no code, or no body at all). */
