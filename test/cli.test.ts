@@ -1,5 +1,7 @@
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../src/config.ts";
@@ -162,7 +164,8 @@ describe("CLI", () => {
 
     expect((await cli("sources", "remove", source.id)).code).toBe(0);
     await expect.poll(references, withinASecond).toEqual([]);
-  });
+    // Several CLI processes of ~2 s each: 14 s on an idle machine, over 30 s on a loaded one.
+  }, 120_000);
 
   it("fails clearly on bad input and leaves no partial source", async () => {
     const missing = await cli("sources", "add", "--name", "X", "--dir", "/no/such/folder", "--base-url", "https://x.org/");
@@ -246,7 +249,28 @@ describe("CLI", () => {
       await cli("sources", "remove", gone.id);
       await cli("sources", "remove", kept.id);
     }
-  });
+  }, 120_000);
+
+  // util-linux's `script` (Debian's bsdutils, always installed there) gives the CLI a terminal.
+  it.skipIf(!fs.existsSync("/usr/bin/script"))(
+    "ends its progress line on a terminal before the summary, also when it never reached a total",
+    async () => {
+      // Both stdout and stderr on the terminal, as for a person running it.
+      const folder = path.join(tempDir(), "pg");
+      fs.cpSync(path.join(FIXTURES, "pg"), folder, { recursive: true });
+      const command = `${process.execPath} --import tsx src/cli/main.ts sources add --name Terminal --dir ${folder} --base-url https://t.example/`;
+      const { stdout } = await promisify(execFile)("script", ["-qec", command, "/dev/null"], {
+        cwd: path.resolve(import.meta.dirname, ".."),
+        env: { ...process.env, DATA_DIR: dataDir },
+      });
+      const lines = stdout.replace(/\r\n/g, "\n").split("\n");
+      expect(lines.some((line) => line.includes("documents read…"))).toBe(true);
+      expect(lines.some((line) => line.startsWith('Added "Terminal"'))).toBe(true);
+      const id = /\(id ([0-9a-f-]{36})\)/.exec(stdout)![1]!;
+      await cli("sources", "remove", id);
+    },
+    60_000,
+  );
 
   it("applies migrations with db migrate", async () => {
     const result = await cli("db", "migrate");

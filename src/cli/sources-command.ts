@@ -24,6 +24,9 @@ export interface SourceFlags {
   json?: boolean;
 }
 
+/** Whether a progress line is on the terminal, not yet ended (a crawl's has no total to end at). */
+let progressShown = false;
+
 /** A progress line on a terminal only; scripts and CI see just the summary. */
 function progress(label: string) {
   if (!process.stderr.isTTY) return undefined;
@@ -32,9 +35,24 @@ function progress(label: string) {
     const now = Date.now();
     if (now - last < 100 && done !== total) return;
     last = now;
-    process.stderr.write(`\r${label}: ${done}${total ? `/${total}` : ""} documents read…`);
-    if (done === total) process.stderr.write("\n");
+    process.stderr.write(`\r${label}: ${done}${total ? `/${total}` : ""} ${done === 1 ? "document" : "documents"} read…`);
+    progressShown = true;
   };
+}
+
+/** Ends the progress line, so what is printed next starts a line of its own. */
+function endProgress() {
+  if (progressShown) process.stderr.write("\n");
+  progressShown = false;
+}
+
+/** A sync with its progress line ended however it ends. */
+async function withProgress<T>(run: Promise<T>): Promise<T> {
+  try {
+    return await run;
+  } finally {
+    endProgress();
+  }
 }
 
 function reportObject(result: IngestResult) {
@@ -81,13 +99,15 @@ function refreshOf(flags: SourceFlags): number | null | undefined {
 
 /** One source synced from its origin under its lease; a failure is thrown as it happened. */
 async function syncOne(services: AppServices, source: SourceInfo, holder: string): Promise<SyncRun> {
-  return runSync(services, source, {
-    trigger: "manual",
-    holder,
-    documents: (conditional) => documentsOf(source, conditional, { allowInternal: services.config.CRAWL_ALLOW_INTERNAL }),
-    timeLimitMs: services.config.SYNC_TIME_LIMIT * 1000,
-    onProgress: progress(`Syncing "${source.name}"`),
-  });
+  return withProgress(
+    runSync(services, source, {
+      trigger: "manual",
+      holder,
+      documents: (conditional) => documentsOf(source, conditional, { allowInternal: services.config.CRAWL_ALLOW_INTERNAL }),
+      timeLimitMs: services.config.SYNC_TIME_LIMIT * 1000,
+      onProgress: progress(`Syncing "${source.name}"`),
+    }),
+  );
 }
 
 const refreshText = (s: SourceInfo) => (s.refreshSeconds === null || s.refreshSeconds === undefined ? "default" : formatInterval(s.refreshSeconds));
@@ -132,23 +152,25 @@ export async function sourcesCommand(
         ...(maxPages && { maxPages: Number(maxPages) }),
         ...(flags.sitemap && { sitemap: flags.sitemap }),
       };
-      const run = await runSync(
-        services,
-        {
-          id: existing?.id ?? null,
-          name: flags.name,
-          baseUrl: url ? (flags["base-url"] ?? folderOf(url)) : flags["base-url"]!,
-          description: flags.description,
-          origin: url ?? dir!,
-        },
-        {
-          trigger: "add",
-          holder: syncHolder(),
-          documents: (conditional) =>
-            url ? crawl({ url, ...settings, allowInternal: services.config.CRAWL_ALLOW_INTERNAL, ...conditional }) : listDocuments(dir!),
-          timeLimitMs: services.config.SYNC_TIME_LIMIT * 1000,
-          onProgress: progress(`${url ? "Crawling" : "Adding"} "${flags.name}"`),
-        },
+      const run = await withProgress(
+        runSync(
+          services,
+          {
+            id: existing?.id ?? null,
+            name: flags.name,
+            baseUrl: url ? (flags["base-url"] ?? folderOf(url)) : flags["base-url"]!,
+            description: flags.description,
+            origin: url ?? dir!,
+          },
+          {
+            trigger: "add",
+            holder: syncHolder(),
+            documents: (conditional) =>
+              url ? crawl({ url, ...settings, allowInternal: services.config.CRAWL_ALLOW_INTERNAL, ...conditional }) : listDocuments(dir!),
+            timeLimitMs: services.config.SYNC_TIME_LIMIT * 1000,
+            onProgress: progress(`${url ? "Crawling" : "Adding"} "${flags.name}"`),
+          },
+        ),
       );
       if (!run.result) throw run.error;
       if (refresh !== undefined) await services.catalog.setRefresh(run.result.source.id, refresh);
