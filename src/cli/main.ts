@@ -18,7 +18,7 @@ const USAGE = `Usage: npm run cli -- <command>
                                        create an API key (the secret is printed once), limited to
                                        some sources (ids or names) and expiring after 90m, 12h, 30d…
   keys list [--json]                   list keys with their scope, expiry and status (never the secrets)
-  keys revoke ID                       revoke a key
+  keys revoke ID [--json]              revoke a key
   sources add --name NAME --dir PATH --base-url URL [--description TEXT] [--refresh 24h] [--json]
                                        ingest a folder of HTML/Markdown as a knowledge source
   sources add --name NAME --url URL [--sitemap URL] [--max-pages N] [--description TEXT] [--refresh 24h] [--json]
@@ -27,9 +27,9 @@ const USAGE = `Usage: npm run cli -- <command>
                                        default: SYNC_INTERVAL)
   sources sync ID [--json]             re-read a source from its folder or site: only changed pages
                                        (a crawl asks for pages changed since the last sync)
-  sources sync --all [--json]          every source in turn, for cron; exit code 1 if any failed
+  sources sync --all [--json]          every source in turn, for cron; exit code 1 if any failed or was busy
   sources list [--json]                list knowledge sources
-  sources remove ID                    remove a knowledge source
+  sources remove ID [--json]           remove a knowledge source
   usage [--key ID] [--since 30d] [--json]
                                        requests and tokens per UTC day, key and model (--since: 24h, 7d, 2w
                                        or a date such as 2026-11-01)
