@@ -6,6 +6,7 @@ import { migrateDatabase } from "../db/migrate-database.ts";
 import { loadEnvFile } from "../env-file.ts";
 import { StartupError } from "../startup-error.ts";
 import { SyncInProgressError } from "../sync/run-sync.ts";
+import { checkCommandFlags } from "./command-flags.ts";
 import { keysCommand } from "./keys-command.ts";
 import { UsageError } from "./output.ts";
 import { reportCommand } from "./report-command.ts";
@@ -80,6 +81,7 @@ export async function runCli(argv: string[], print = (s: string) => console.log(
     return group || parsed.values.help ? 0 : 2;
   }
   try {
+    checkCommandFlags(parsed.positionals, parsed.values);
     const config = loadConfig();
     if (group === "db") {
       if (rest[0] !== "migrate") throw new UsageError("db: use db migrate");
