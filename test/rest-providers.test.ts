@@ -2,6 +2,7 @@ import type OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompletionOutcome } from "../src/core/completion-outcome.ts";
 import type { FakeProviderServer } from "./support/fake-provider-server.ts";
+import { parseMetrics } from "./support/prometheus.ts";
 import { pageOf, type ServerWithProviders, startServerWithProviders, type TestServer } from "./support/test-server.ts";
 
 /**
@@ -92,7 +93,15 @@ describe("REST with provider models", () => {
   it("provider_a: a model's refusal is said as OpenAI says it (message.refusal, content null, delta.refusal), and draws on no page", async () => {
     const text = "I can't help with that request.";
     fake.queue({ kind: "reply", text, refusal: true }, { kind: "reply", text, refusal: true });
+    const scrape = async () => parseMetrics(await (await fetch(`${server.url}/metrics`)).text());
+    const before = await scrape();
     const whole = (await client.chat.completions.create(params("provider_a"))) as OpenAI.Chat.ChatCompletion & { url_references: string[] };
+    // Counted as a refusal, and as a provider call: the model was asked (only the fixed no-coverage reply asks none).
+    const after = await scrape();
+    expect(after.value("docent_refusals_total", { model: "provider_a" }) - before.value("docent_refusals_total", { model: "provider_a" })).toBe(1);
+    expect(
+      after.count("docent_provider_duration_seconds", { provider: "openai" }) - before.count("docent_provider_duration_seconds", { provider: "openai" }),
+    ).toBe(1);
     expect(whole.choices[0]!.message).toMatchObject({ content: null, refusal: text, annotations: [] });
     expect(whole.choices[0]!.finish_reason).toBe("stop");
     expect(whole.url_references).toEqual([]);

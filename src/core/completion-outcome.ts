@@ -25,6 +25,8 @@ export interface RequestTrace {
 export interface GroundingSummary {
   /** True when the sources were taken not to cover the question (the fixed no-coverage reply, no references). */
   refused: boolean;
+  /** Set when it was the model, given the sources, that declined or cited none of them (a provider was called). */
+  byModel?: boolean;
   /** Share of the question the best passage covers (0..1), null when nothing was found. */
   coverage: number | null;
   /** The pages that came closest, best first, also when refused. */

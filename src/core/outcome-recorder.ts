@@ -36,7 +36,7 @@ export function createOutcomeRecorder(
   function groundingOf(status: CompletionOutcome["status"]) {
     const grounding = opened.grounding ?? null;
     const declined = grounding !== null && !grounding.refused && status === "completed" && opened.sources.length > 0 && references.length === 0;
-    return declined ? { ...grounding, refused: true } : grounding;
+    return declined ? { ...grounding, refused: true, byModel: true } : grounding;
   }
 
   function end(status: CompletionOutcome["status"], error: unknown = null): Promise<void> {

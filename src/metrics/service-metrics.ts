@@ -149,8 +149,8 @@ export function createServiceMetrics({ catalog }: { catalog: Pick<SourceCatalog,
       tokens.inc({ model: o.model, provider: o.provider, direction: "out" }, o.usage.completionTokens);
       if (o.timings.firstTokenMs !== null) firstTokenSeconds.observe({ model: o.model }, o.timings.firstTokenMs / 1000);
       if (o.grounding) retrievalSeconds.observe(o.grounding.retrievalMs / 1000);
-      // A refusal's fixed reply calls no provider.
-      if (o.grounding && !refused && o.status === "completed")
+      // A refusal's fixed reply calls no provider; a model that declined was called.
+      if (o.grounding && (!refused || o.grounding.byModel) && o.status === "completed")
         providerSeconds.observe({ provider: o.provider, provider_model: o.modelId }, Math.max(0, o.timings.totalMs - o.grounding.retrievalMs) / 1000);
     },
   };
