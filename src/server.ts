@@ -74,13 +74,17 @@ export async function startServer(
   if ((await services.keys.count()) === 0) {
     const created = await services.keys.create("first-run");
     firstKey = created.key;
+    // With no source yet (DOCENT_DEMO=0), a question would only be told so: the first step is adding one.
+    const noSource = (await services.catalog.list()).length === 0;
     log(
       [
         `docent: created your first API key (shown once, store it now):`,
         ``,
         `  ${created.key}`,
         ``,
-        `Try it:`,
+        ...(noSource
+          ? [`There is no knowledge source yet; add one first, e.g.:`, `  npm run cli -- sources add --name NAME --dir PATH --base-url URL`, `then try it:`]
+          : [`Try it:`]),
         `  curl ${url}/v1/chat/completions -H "Authorization: Bearer ${created.key}" -H "Content-Type: application/json" \\`,
         `    -d '{"model":"agent","messages":[{"role":"user","content":"How do I add a knowledge source?"}]}'`,
         ``,

@@ -69,8 +69,12 @@ describe("first start on an empty data dir", () => {
     const again = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0" }), { log: () => {}, logger: silentLogger() });
     expect(again.firstKey).toBeNull();
     await again.close();
-    const noDemo = await startServer(loadConfig({ DATA_DIR: emptyDir, PORT: "0", DOCENT_DEMO: "0" }), { log: () => {}, logger: silentLogger() });
+    const said: string[] = [];
+    const noDemo = await startServer(loadConfig({ DATA_DIR: emptyDir, PORT: "0", DOCENT_DEMO: "0" }), { log: (l) => said.push(l), logger: silentLogger() });
     expect(await noDemo.services.catalog.list()).toEqual([]);
+    // With no source to answer from, the first step it names is adding one, before the curl line.
+    expect(said.join("\n")).toMatch(/no knowledge source yet; add one first[\s\S]*sources add[\s\S]*curl /);
+    expect(lines.join("\n")).not.toContain("no knowledge source yet");
     await noDemo.close();
     server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0" }), { log: () => {}, logger: silentLogger() });
   });
