@@ -223,14 +223,17 @@ describe("MCP at /mcp", () => {
       ["ask_docs", { question: "" }, /question: Too small/],
       ["ask_docs", { question: "  \n " }, /^'question' must contain text/],
       // A misnamed argument is refused, not dropped: dropped, `source` would have let the search span every source.
-      ["search_docs", { query: "vacuum", source: [UNKNOWN_ID] }, /Unrecognized key: "source"/],
-      ["ask_docs", { question: "vacuum?", sourceIds: [UNKNOWN_ID] }, /Unrecognized key: "sourceIds"/],
+      ["search_docs", { query: "vacuum", source: [UNKNOWN_ID] }, /Unrecognized argument 'source': did you mean 'sources'\?/],
+      ["ask_docs", { question: "vacuum?", sourceIds: [UNKNOWN_ID] }, /Unrecognized argument 'sourceIds': did you mean 'sources'\?/],
     ];
     for (const [tool, args, message] of cases) {
       const result = await call(client, tool, args);
       expect(result.isError, `${tool} ${JSON.stringify(args).slice(0, 80)}`).toBe(true);
       expect(textOf(result)).toMatch(message);
     }
+    // Arguments clients add of their own (n8n's toolCallId, a description, _meta) are no mistake of the model's: let through.
+    const added = await call(client, "search_docs", { query: "vacuum", limit: 1, toolCallId: "call_1", tool_call_description: "x", _meta: {} });
+    expect(added.isError).toBeFalsy();
   });
 
   it("is stateless: GET and DELETE (session operations) are answered 405", async () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { UUID_SHAPE } from "../core/chat-request.ts";
+import { misnamedField } from "../core/misnamed-fields.ts";
 
 /**
  * The tools' arguments, bounded so a call costs what a docs question costs:
@@ -18,18 +19,32 @@ const Sources = z
   .optional()
   .describe("Ids of the knowledge sources to use (from list_sources). Omit to let docent choose the sources that best match.");
 
-// Strict: an argument a client misnames (`source`) is refused, not dropped (the search would then span every source).
-export const SearchDocsInput = z.strictObject({
+/**
+ * A tool's arguments: others than its own are let through (clients add their own, such as n8n's `toolCallId` or
+ * `_meta`, which a model cannot take back), except one that reads as a misspelling of `sources` (`source`,
+ * `sourceIds`): dropped, the search would span every source.
+ */
+function toolArguments<Shape extends z.ZodRawShape>(shape: Shape) {
+  return z.looseObject(shape).superRefine((args, ctx) => {
+    for (const key of Object.keys(args)) {
+      const own = key in shape ? null : misnamedField(key);
+      if (own && own.field in shape)
+        ctx.addIssue({ code: "custom", path: [key], message: `Unrecognized argument '${key.slice(0, 64)}': did you mean '${own.field}'?` });
+    }
+  });
+}
+
+export const SearchDocsInput = toolArguments({
   query: z.string().min(1).max(MAX_QUERY_CHARS).describe("What to look for: a question, a task or API names, e.g. 'create an index without blocking writes'."),
   sources: Sources,
   limit: z.number().int().min(1).max(MAX_PASSAGES).default(5).describe(`How many passages to return, 1 to ${MAX_PASSAGES}.`),
 });
 
-export const GetPageInput = z.strictObject({
+export const GetPageInput = toolArguments({
   url: z.string().min(1).max(2_048).describe("The page's URL as search_docs or ask_docs gave it. A #section anchor starts the text at that section."),
 });
 
-export const AskDocsInput = z.strictObject({
+export const AskDocsInput = toolArguments({
   question: z.string().min(1).max(MAX_QUERY_CHARS).describe("The question, in plain language."),
   sources: Sources,
 });
