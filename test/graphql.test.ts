@@ -155,6 +155,9 @@ describe("GraphQL", () => {
       [{ input: { ...input(), messages: [{ role: 5, content: "x" }] } }, "messages[0].role"],
       [{ input: noModel }, "model"],
       [{ input: { ...input(), sourcez: [] } }, "sourcez"],
+      // The value graphql-js echoes may hold "; " (its strings are JSON): the path is still the one it names.
+      [{ input: { ...input(), temperature: "warm; very" } }, "temperature"],
+      [{ input: { ...input(), messages: [{ content: "Thanks; now how do I vacuum?" }] } }, "messages[0].role"],
       [{}, "input"],
     ] as const) {
       const coerced = await graphqlRequest(server.url, server.key, CREATE, variables);

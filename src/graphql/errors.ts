@@ -82,14 +82,17 @@ function asClientError(error: GraphQLError): GraphQLError {
  * The parameter a variable graphql-js could not coerce names, in the form docent's own errors give it
  * (`messages[0].role`; the variable's name for a whole variable): graphql-js says it only in its message
  * (`Variable "$input" got invalid value 5 at "input.messages[0].role"; …`, `…; Field "model" of required type …`).
+ * The value it echoes is JSON (its strings escaped), so the path is read where the variable's own name is quoted.
  */
 export function variableParam(message: string): string | null {
-  const variable = /^Variable "\$(\w+)" (?:got invalid value .*?(?: at "\w+((?:\.\w+|\[\d+\])*)")?; |of required type )/s.exec(message);
-  if (!variable) return null;
-  const [, name, path = ""] = variable;
-  const field = /; Field "(\w+)" (?:of required type|is not defined by type)/.exec(message)?.[1];
-  const param = `${path}${field ? `.${field}` : ""}`.replace(/^\./, "");
-  return param || name!;
+  const name = /^Variable "\$(\w+)" /.exec(message)?.[1];
+  if (!name) return null;
+  if (!message.startsWith(`Variable "$${name}" got invalid value `)) return name;
+  const at = new RegExp(` at "${name}((?:\\.\\w+|\\[\\d+\\])*)"; `).exec(message);
+  const reason = message.slice(at ? at.index + at[0].length : message.lastIndexOf("; ") + 2);
+  const field = /^Field "([^"]+)" (?:of required type|is not defined by type)/.exec(reason)?.[1];
+  const param = `${at?.[1] ?? ""}${field ? `.${field}` : ""}`.replace(/^\./, "");
+  return param || name;
 }
 
 /** Codes for the errors graphql-sse answers itself (with a message and no code, or no body at all). */
