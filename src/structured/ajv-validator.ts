@@ -63,8 +63,8 @@ function draftOf(schema: Record<string, unknown>): Draft | { problem: string } {
  * its text in a bounded cache. (The schema's size and depth are limited
  * before it gets here: src/core/input-limits.ts.)
  */
-export function createAjvValidator(): SchemaChecks {
-  const budget = { left: MAX_SCHEMA_INSTRUCTIONS, ms: MAX_PATTERN_COMPILE_MS };
+export function createAjvValidator({ patternCompileMs = MAX_PATTERN_COMPILE_MS }: { patternCompileMs?: number } = {}): SchemaChecks {
+  const budget = { left: MAX_SCHEMA_INSTRUCTIONS, ms: patternCompileMs };
   // Referenced schemas are compiled once, not inlined at every use: inlining lets a small schema of
   // $defs that refer to each other two by two compile to exponential code. Ajv's code optimisation
   // passes are skipped too: compiling is then about twice as fast, and replies are small.
@@ -84,7 +84,7 @@ export function createAjvValidator(): SchemaChecks {
     ajv.addMetaSchema(draft06);
     return ajv;
   };
-  let instances = new Map<Draft, Ajv | Ajv2019 | Ajv2020>();
+  const instances = new Map<Draft, Ajv | Ajv2019 | Ajv2020>();
   const ajvFor = (draft: Draft) => {
     let ajv = instances.get(draft);
     if (!ajv) instances.set(draft, (ajv = newAjv(draft)));
@@ -98,7 +98,9 @@ export function createAjvValidator(): SchemaChecks {
     if (!known) {
       if (cache.size >= CACHE_SIZE) {
         cache.clear();
-        instances = new Map();
+        // Callers' compiled schemas are let go; each draft's compiled meta-schema is kept (compiling it again costs
+        // ~100 ms, counted against a caller's time limit: a trivial schema refused as too costly).
+        for (const ajv of instances.values()) ajv.removeSchema();
       }
       known = judge(schema);
       // A refusal for time taken may not hold on a quieter moment: judged again next time.
@@ -127,7 +129,7 @@ export function createAjvValidator(): SchemaChecks {
           perPath: 0,
         };
       budget.left = MAX_SCHEMA_INSTRUCTIONS;
-      budget.ms = MAX_PATTERN_COMPILE_MS;
+      budget.ms = patternCompileMs;
       // One spelling per reference: Ajv compiles `#/$defs/a` and `#/%24defs/a`… once each.
       const canonical = canonicalRefs(schema) as Record<string, unknown>;
       let fn: ValidateFunction;

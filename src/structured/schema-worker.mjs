@@ -14,7 +14,13 @@ const { createAjvValidator } = fs.existsSync(fileURLToPath(compiled))
 const checks = createAjvValidator();
 // The first schema of each draft compiles its meta-schema's validator (~100 ms of CPU, more on a busy machine):
 // done before "ready", off the job's time limit, so a caller's first schema is not refused as too costly.
-for (const $schema of [undefined, "https://json-schema.org/draft/2019-09/schema", "http://json-schema.org/draft-07/schema#"]) {
+const drafts = [
+  undefined,
+  "https://json-schema.org/draft/2019-09/schema",
+  "http://json-schema.org/draft-07/schema#",
+  "http://json-schema.org/draft-06/schema#",
+];
+for (const $schema of drafts) {
   const schema = { ...($schema && { $schema }), type: "object", properties: { a: { type: "string", pattern: "^a" } }, required: ["a"] };
   checks.checkSchema(schema);
   checks.validate(schema, { a: "a" });
