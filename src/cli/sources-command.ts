@@ -26,24 +26,32 @@ export interface SourceFlags {
 
 /** Whether a progress line is on the terminal, not yet ended (a crawl's has no total to end at). */
 let progressShown = false;
+/** Writes the last count reported, shown or not (the line shows at most ten counts a second). */
+let finalCount: (() => void) | null = null;
 
 /** A progress line on a terminal only; scripts and CI see just the summary. */
 function progress(label: string) {
   if (!process.stderr.isTTY) return undefined;
   let last = 0;
+  const show = (done: number, total: number | null) =>
+    process.stderr.write(`\r${label}: ${done}${total ? `/${total}` : ""} ${(total ?? done) === 1 ? "document" : "documents"} read…`);
   return (done: number, total: number | null) => {
     const now = Date.now();
+    finalCount = () => show(done, total);
     if (now - last < 100 && done !== total) return;
     last = now;
-    process.stderr.write(`\r${label}: ${done}${total ? `/${total}` : ""} ${done === 1 ? "document" : "documents"} read…`);
+    show(done, total);
     progressShown = true;
   };
 }
-
-/** Ends the progress line, so what is printed next starts a line of its own. */
+/** Ends the progress line with the last count, so what is printed next starts a line of its own. */
 function endProgress() {
-  if (progressShown) process.stderr.write("\n");
+  if (progressShown) {
+    finalCount?.();
+    process.stderr.write("\n");
+  }
   progressShown = false;
+  finalCount = null;
 }
 
 /** A sync with its progress line ended however it ends. */
@@ -137,6 +145,10 @@ export async function sourcesCommand(
       if (!flags.name || !(url || (flags.dir && flags["base-url"]))) {
         throw new UsageError("sources add needs --name NAME and either --dir PATH --base-url URL or --url URL [--sitemap URL] [--max-pages N]");
       }
+      // Flags of the other form would be ignored, as if they had done something.
+      if (url && flags.dir) throw new UsageError("sources add takes either --dir PATH (a folder) or --url URL (a crawl), not both.");
+      if (!url && (flags.sitemap !== undefined || flags["max-pages"] !== undefined))
+        throw new UsageError("--sitemap and --max-pages are for a crawl: sources add --url URL [--sitemap URL] [--max-pages N].");
       for (const flag of ["url", "sitemap"] as const) {
         const given = flags[flag];
         if (given !== undefined && !isWebUrl(given)) throw new UsageError(`--${flag} must be an http or https URL; got '${given}'.`);
