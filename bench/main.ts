@@ -5,6 +5,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   vectors: () => import("./vectors.ts"),
   "rate-limit": () => import("./rate-limit.ts"),
   fuzz: () => import("./fuzz.ts"),
+  schemas: () => import("./schemas.ts"),
   sync: () => import("./sync.ts"),
   "coverage-bands": () => import("./coverage-bands.ts"),
   "similar-questions": () => import("./similar-questions.ts"),

@@ -77,17 +77,26 @@ export function createAjvValidator({ patternCompileMs = MAX_PATTERN_COMPILE_MS }
     inlineRefs: false,
     code: { regExp: linearRegExpEngine(budget), optimize: false },
   };
-  const newAjv = (draft: Draft) => {
-    if (draft === "2020-12") return new Ajv2020(options);
-    if (draft === "2019-09") return new Ajv2019(options);
-    const ajv = new Ajv(options);
-    ajv.addMetaSchema(draft06);
+  const newAjv = (draft: Draft, opts: Options) => {
+    if (draft === "2020-12") return new Ajv2020(opts);
+    if (draft === "2019-09") return new Ajv2019(opts);
+    const ajv = new Ajv(opts);
+    if (opts.meta !== false) ajv.addMetaSchema(draft06);
     return ajv;
   };
-  const instances = new Map<Draft, Ajv | Ajv2019 | Ajv2020>();
+  // Two instances a draft. One checks schemas against the draft's meta-schema, compiled once (~100 ms) and kept: it
+  // compiles nothing of a caller's. The other compiles callers' schemas and is replaced with the cache (its code and
+  // patterns stay in the instance: ~200 KB a schema), needing no meta-schema of its own, so replacing it costs nothing.
+  const metaInstances = new Map<Draft, Ajv | Ajv2019 | Ajv2020>();
+  let instances = new Map<Draft, Ajv | Ajv2019 | Ajv2020>();
+  const metaFor = (draft: Draft) => {
+    let ajv = metaInstances.get(draft);
+    if (!ajv) metaInstances.set(draft, (ajv = newAjv(draft, options)));
+    return ajv;
+  };
   const ajvFor = (draft: Draft) => {
     let ajv = instances.get(draft);
-    if (!ajv) instances.set(draft, (ajv = newAjv(draft)));
+    if (!ajv) instances.set(draft, (ajv = newAjv(draft, { ...options, meta: false, validateSchema: false })));
     return ajv;
   };
   // Each schema's verdict and compiled validator, by the schema's text, in one bounded cache.
@@ -98,9 +107,7 @@ export function createAjvValidator({ patternCompileMs = MAX_PATTERN_COMPILE_MS }
     if (!known) {
       if (cache.size >= CACHE_SIZE) {
         cache.clear();
-        // Callers' compiled schemas are let go; each draft's compiled meta-schema is kept (compiling it again costs
-        // ~100 ms, counted against a caller's time limit: a trivial schema refused as too costly).
-        for (const ajv of instances.values()) ajv.removeSchema();
+        instances = new Map();
       }
       known = judge(schema);
       // A refusal for time taken may not hold on a quieter moment: judged again next time.
@@ -111,11 +118,11 @@ export function createAjvValidator({ patternCompileMs = MAX_PATTERN_COMPILE_MS }
   const judge = (declared: Record<string, unknown>): Verdict => {
     const draft = draftOf(declared);
     if (typeof draft === "object") return { problem: draft.problem, perPath: 0 };
-    const ajv = ajvFor(draft);
-    // The instance is the draft's: `$schema` is left out, so any spelling of the draft's URI reads the same.
+    // The instances are the draft's: `$schema` is left out, so any spelling of the draft's URI reads the same.
     const { $schema: _draft, ...schema } = declared;
     try {
-      if (!ajv.validateSchema(schema)) return { problem: ajv.errorsText(ajv.errors, { dataVar: "schema" }), perPath: 0 };
+      const meta = metaFor(draft);
+      if (!meta.validateSchema(schema)) return { problem: meta.errorsText(meta.errors, { dataVar: "schema" }), perPath: 0 };
       // Counted before anything runs: validating is exponential in the fan-out of anyOf/oneOf/allOf and $refs.
       const cost = schemaCost(schema, MAX_REPLY_DEPTH, MAX_SCHEMA_CHECKS);
       if (cost === "endless") return { problem: ENDLESS, perPath: 0 };
@@ -133,6 +140,7 @@ export function createAjvValidator({ patternCompileMs = MAX_PATTERN_COMPILE_MS }
       // One spelling per reference: Ajv compiles `#/$defs/a` and `#/%24defs/a`… once each.
       const canonical = canonicalRefs(schema) as Record<string, unknown>;
       let fn: ValidateFunction;
+      const ajv = ajvFor(draft);
       try {
         fn = ajv.compile(canonical);
       } finally {
