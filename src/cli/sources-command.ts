@@ -44,6 +44,7 @@ function progress(label: string) {
     progressShown = true;
   };
 }
+
 /** Ends the progress line with the last count, so what is printed next starts a line of its own. */
 function endProgress() {
   if (progressShown) {
