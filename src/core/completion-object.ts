@@ -123,10 +123,10 @@ export async function collectCompletion(opened: OpenedCompletion, meta = complet
     choices: [
       {
         index: 0,
-        message:
-          refusal && !content
-            ? { role: "assistant", content: null, refusal, annotations: [] }
-            : { role: "assistant", content, refusal: refusal || null, annotations: citations(content, references) },
+        // A reply is its text or a refusal (reply-stream.ts keeps it one kind).
+        message: refusal
+          ? { role: "assistant", content: null, refusal, annotations: [] }
+          : { role: "assistant", content, refusal: null, annotations: citations(content, references) },
         logprobs: null,
         finish_reason: finish.finishReason,
       },
@@ -191,7 +191,7 @@ export async function* completionChunks(
       return;
     } else {
       // A refusal's last chunk says no text either (content null, as in the whole message).
-      yield chunk(refused && !content ? { annotations: [] } : { content: "", annotations: citations(content, references) }, part.finishReason);
+      yield chunk(refused ? { annotations: [] } : { content: "", annotations: citations(content, references) }, part.finishReason);
       if (includeUsage) yield chunk({}, null, toUsage(part.usage), false);
     }
   }

@@ -30,7 +30,7 @@ export async function* fixedReply(text: string, promptTokens: number, completion
 }
 
 /**
- * Passes the model's deltas through, less UNSAFE_CONTROLS, with citation markers renumbered in
+ * Passes the model's deltas through as reply-reader.ts reads them, with citation markers renumbered in
  * order of first use, keeps the references in that order (the sections the
  * reply cites; when it cites none, one per page given), appends the
  * references block when asked, and settles usage.
