@@ -27,6 +27,11 @@ export interface GroundingSummary {
   refused: boolean;
   /** Set when it was the model, given the sources, that declined or cited none of them (a provider was called). */
   byModel?: boolean;
+  /**
+   * Set when the model's reply was a refusal (OpenAI's `refusal`): it declined the request itself, on its own
+   * grounds, which says nothing of what the documentation lacks, so the docs-gap report leaves it out.
+   */
+  modelRefusal?: boolean;
   /** Share of the question the best passage covers (0..1), null when nothing was found. */
   coverage: number | null;
   /** The pages that came closest, best first, also when refused. */

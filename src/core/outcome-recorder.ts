@@ -27,6 +27,7 @@ export function createOutcomeRecorder(
   let firstTokenMs: number | null = null;
   let finishReason: FinishReason | null = null;
   let usage = NO_USAGE;
+  let modelRefusal = false;
   let reported: Promise<void> | undefined;
 
   /**
@@ -35,6 +36,7 @@ export function createOutcomeRecorder(
    */
   function groundingOf(status: CompletionOutcome["status"]) {
     const grounding = opened.grounding ?? null;
+    if (grounding && modelRefusal) return { ...grounding, refused: true, byModel: true, modelRefusal: true };
     const declined = grounding !== null && !grounding.refused && status === "completed" && opened.sources.length > 0 && references.length === 0;
     return declined ? { ...grounding, refused: true, byModel: true } : grounding;
   }
@@ -74,6 +76,7 @@ export function createOutcomeRecorder(
       // A model's refusal is what it answered.
       if (part.type === "text-delta" || part.type === "refusal-delta") {
         firstTokenMs ??= now() - startedAt;
+        if (part.type === "refusal-delta") modelRefusal = true;
         answer += part.delta;
       } else if (part.type === "references") references = part.references;
       else if (part.type === "finish") {

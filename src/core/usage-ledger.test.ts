@@ -91,6 +91,16 @@ describe("usage ledger", () => {
     expect(stores.records[0]).toMatchObject({ question: "How do I vacuum?", answer: "Run VACUUM." });
   });
 
+  it("records a model's own refusal as no gap in the documentation, and the sources' refusal as one", async () => {
+    const stores = memoryStores();
+    const ledger = createUsageLedger({ ...stores, storeQuestions: false, flushIntervalMs: 60_000 });
+    const grounding = { coverage: 0.9, closest: [], retrievalMs: 1 };
+    ledger.onCompletion(outcome({ references: [], grounding: { ...grounding, refused: true, byModel: true, modelRefusal: true } }));
+    ledger.onCompletion(outcome({ completionId: "chatcmpl-2", references: [], grounding: { ...grounding, refused: true, byModel: true } }));
+    await ledger.close();
+    expect(stores.records.map((r) => r.refused)).toEqual([false, true]);
+  });
+
   it("keeps a batch the database refused and writes it with the next one; close writes what is left", async () => {
     const stores = memoryStores();
     const ledger = createUsageLedger({ ...stores, storeQuestions: false, flushIntervalMs: 60_000 });

@@ -110,7 +110,8 @@ export function createUsageLedger({
         sourceIds: outcome.sourceIds,
         references: outcome.references.map(({ url, title, sourceId }) => ({ url, title, sourceId })),
         closest: (outcome.grounding?.closest ?? []).map(({ url, title, sourceId }) => ({ url, title, sourceId })),
-        refused: outcome.grounding?.refused ?? false,
+        // A model's own refusal is no gap in the documentation: the report is for what to write next.
+        refused: (outcome.grounding?.refused ?? false) && !outcome.grounding?.modelRefusal,
         coverage: outcome.grounding?.coverage ?? null,
         question: storeQuestions ? outcome.question : null,
         answer: storeQuestions ? outcome.answer : null,
