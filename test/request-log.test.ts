@@ -205,6 +205,33 @@ describe("request logs", () => {
     }
   });
 
+  it("logs a stream its client left mid-way when it has ended, with its completion abandoned", async () => {
+    const fake = await startFakeProviderServer({ kind: "endless", intervalMs: 15 });
+    const streamLog = capturedLogger();
+    const withProvider = await startTestServer({ OPENAI_API_KEY: "sk-upstream", OPENAI_BASE_URL: fake.openaiBaseUrl }, { logger: streamLog.logger });
+    try {
+      const controller = new AbortController();
+      const response = await fetch(`${withProvider.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${withProvider.key}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "provider_a", stream: true, messages: [{ role: "user", content: QUESTION }] }),
+        signal: controller.signal,
+      });
+      const reader = response.body!.getReader();
+      await reader.read();
+      await new Promise((r) => setTimeout(r, 50));
+      // Nothing is logged while the stream runs: its line says how it ended.
+      expect(streamLog.requests().filter((r) => r.route === "/v1/chat/completions")).toEqual([]);
+      controller.abort();
+      await reader.read().catch(() => null);
+      await expect.poll(() => streamLog.requests().filter((r) => r.route === "/v1/chat/completions").length, { timeout: 3000 }).toBe(1);
+      expect(streamLog.requests().find((r) => r.route === "/v1/chat/completions")).toMatchObject({ status: 200, outcome: "abandoned", model: "provider_a" });
+    } finally {
+      await withProvider.close();
+      await fake.close();
+    }
+  });
+
   it("logs a failing observer as an error and still answers", async () => {
     server.services.completionObservers.push({
       onCompletion() {

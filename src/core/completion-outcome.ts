@@ -13,6 +13,8 @@ export interface RequestTrace {
   readonly requestId: string;
   interface: InterfaceName;
   keyId: string | null;
+  /** Called when a completion starts: it is pending until its `complete`, so the request's end can wait for its outcome. */
+  begin?(): void;
   /**
    * Called once per completion the request ran, when it has ended (finished,
    * failed or abandoned). Awaited before the final part reaches the caller, so

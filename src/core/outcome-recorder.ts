@@ -29,6 +29,7 @@ export function createOutcomeRecorder(
   let usage = NO_USAGE;
   let modelRefusal = false;
   let reported: Promise<void> | undefined;
+  trace.begin?.();
 
   /**
    * What the refusal was decided on, and whether the reply refused: a model that answered from sources it was given

@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { CompletionOutcome, InterfaceName } from "../core/completion-outcome.ts";
@@ -30,6 +31,9 @@ export function routeOf(c: Context): string {
   return !route || route === "*" || route === "/*" ? "unmatched" : route;
 }
 
+/** How long a stream's line waits for the outcomes of completions still ending after the stream did. */
+const OUTCOME_WAIT_MS = 2000;
+
 /**
  * Tells the listeners of each request once its response has ended (an event
  * stream's too, so its duration and completions are whole). Runs inside
@@ -56,7 +60,13 @@ export function observeRequests(listeners: readonly RequestListener[]): Middlewa
       };
       for (const listener of listeners) listener(record);
     };
-    if (c.res.headers.get("content-type")?.startsWith("text/event-stream")) c.res = afterBody(c.res, ended);
-    else ended();
+    if (!c.res.headers.get("content-type")?.startsWith("text/event-stream")) return ended();
+    // Served by Node: the response's own `close` (after its end, or when the client left) says when the stream ended,
+    // with no second stream in the way of each event. A client that left ends its completions a few turns later
+    // (the provider's socket closes first): the line waits for their outcomes, not for ever.
+    const logged = () => void trace.settled(OUTCOME_WAIT_MS).then(ended);
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (outgoing) outgoing.once("close", logged);
+    else c.res = afterBody(c.res, logged);
   };
 }

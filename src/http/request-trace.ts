@@ -9,6 +9,8 @@ export interface HttpTrace extends RequestTrace {
   errorCode: string | null;
   /** Set when no route matched; otherwise the log and metrics read the matched route pattern. */
   route?: string;
+  /** Resolves once every completion begun has reported its outcome, or after `waitMs` at most. */
+  settled(waitMs: number): Promise<void>;
 }
 
 export type TraceEnv = { Variables: { trace: HttpTrace } };
@@ -29,14 +31,35 @@ export function createTrace(
   onObserverError: (error: unknown, outcome: CompletionOutcome) => void,
 ): HttpTrace {
   const outcomes: CompletionOutcome[] = [];
+  let pending = 0;
+  let waiters: Array<() => void> = [];
   return {
     requestId,
     interface: "other",
     keyId: null,
     errorCode: null,
     outcomes,
+    begin() {
+      pending++;
+    },
+    settled(waitMs) {
+      if (pending <= 0) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(done, waitMs);
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        waiters.push(done);
+      });
+    },
     async complete(outcome) {
       outcomes.push(outcome);
+      if (--pending <= 0) {
+        const ready = waiters;
+        waiters = [];
+        for (const wake of ready) wake();
+      }
       await Promise.all(
         observers.map(async (observer) => {
           try {
