@@ -147,6 +147,52 @@ describe("the Responses API", () => {
     expect(pageOf(response.url_references[0])).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
   });
 
+  it("answers a request shaped as Codex CLI sends it: its tools and options taken, none of them given to the model", async () => {
+    fake.queue({ kind: "reply", text: "Use CREATE INDEX CONCURRENTLY [1]." });
+    const shell = {
+      type: "function",
+      name: "shell",
+      description: "Runs a shell command and returns its output.",
+      strict: false,
+      parameters: { type: "object", properties: { command: { type: "array", items: { type: "string" } } }, required: ["command"] },
+    };
+    const stream = await client.responses.create({
+      model: "provider_a",
+      instructions: "You are Codex, a coding agent.",
+      input: [
+        { type: "message", role: "developer", content: [{ type: "input_text", text: "<permissions instructions>read-only</permissions instructions>" }] },
+        { type: "message", role: "user", content: [{ type: "input_text", text: "<environment_context><cwd>/src</cwd></environment_context>" }] },
+        { type: "message", role: "user", content: [{ type: "input_text", text: QUESTION }] },
+      ],
+      tools: [
+        shell,
+        { type: "custom", name: "apply_patch", description: "Edits files.", format: { type: "grammar", syntax: "lark", definition: "start: /.+/" } },
+        { type: "web_search" },
+      ],
+      tool_choice: "auto",
+      parallel_tool_calls: false,
+      reasoning: { effort: "medium", summary: "auto" },
+      store: false,
+      stream: true,
+      include: ["reasoning.encrypted_content"],
+      prompt_cache_key: "0a4c1e2f-codex-session",
+      text: { verbosity: "medium" },
+      sources: [server.sources.pg],
+    } as any);
+    const seen: any[] = [];
+    for await (const event of stream as any) seen.push(event);
+    expect(collapse(seen.map((e) => e.type))).toEqual(SEQUENCE);
+    const done = seen.at(-1).response;
+    expect(done).toMatchObject({ status: "completed", tools: [], tool_choice: "auto" });
+    expect(done.output[0].content[0].text).toBe("Use CREATE INDEX CONCURRENTLY [1].");
+    expect(done.url_references.length).toBeGreaterThan(0);
+    // The model was offered no tool: it can only answer in text.
+    const sent = fake.requests.at(-1)!.body;
+    expect(sent.tools).toBeUndefined();
+    expect(sent.tool_choice).toBeUndefined();
+    expect(sent.messages.at(-1)).toEqual({ role: "user", content: QUESTION });
+  });
+
   it("a reply cut at max_output_tokens is incomplete, as OpenAI reports it", async () => {
     fake.queue({ kind: "reply", text: "Use CLUSTER", finish: "length" });
     const response: any = await client.responses.create(ask({ model: "provider_a", max_output_tokens: 2 }));
@@ -378,7 +424,12 @@ describe("the Responses API", () => {
       [{ input: undefined }, "input", /Missing required parameter/],
       [{ input: [] }, "input", /at least one message/],
       [{ input: "   " }, "input", /'input' must contain a user message/],
-      [{ tools: [{ type: "web_search" }] }, "tools", /calls no tools/],
+      // Tools offered are taken (agents send theirs on every turn); a tool call demanded cannot be given.
+      [{ tools: [{ type: "web_search" }], tool_choice: "required" }, "tool_choice", /calls no tools/],
+      [{ tool_choice: { type: "function", name: "shell" } }, "tool_choice", /calls no tools/],
+      [{ tools: "shell" }, "tools", /list of tools/],
+      [{ tools: [{ name: "shell" }] }, "tools[0].type", /Missing required parameter/],
+      [{ tools: Array.from({ length: 129 }, () => ({ type: "web_search" })) }, "tools", /at most 128 tools/],
       [{ text: { format: { type: "yaml" } } }, "text.format.type", /json_schema/],
       [{ temperature: 3 }, "temperature", /./],
       [{ max_output_tokens: 0 }, "max_output_tokens", /./],

@@ -28,6 +28,8 @@ export const REQUEST_BOUNDS = {
   metadataKey: 64,
   metadataValue: 512,
   schemaDescription: 4096,
+  /** OpenAI's own bound on the tools one request may offer. */
+  tools: 128,
 } as const;
 const B = REQUEST_BOUNDS;
 /** The message for a list or string over one of these bounds. */

@@ -20,8 +20,8 @@ function usefulIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
   return usefulIssue({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue);
 }
 
-/** Parameters of OpenAI's API that need stored state, tools or logprobs, which docent does not have. */
-const UNSUPPORTED = new Set(["previous_response_id", "conversation", "store", "background", "prompt", "tools", "tool_choice", "top_logprobs"]);
+/** Parameters of OpenAI's API that need stored state, a tool call or logprobs, which docent does not have. */
+const UNSUPPORTED = new Set(["previous_response_id", "conversation", "store", "background", "prompt", "tool_choice", "top_logprobs"]);
 
 const RESPONSES_FIELDS: ReadonlySet<string> = new Set(Object.keys(ResponsesRequest.shape));
 

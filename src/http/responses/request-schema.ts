@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { atMost, ChatCompletionRequest, JsonSchemaSpec, NoToolChoice, NoTools, REQUEST_BOUNDS } from "../../core/chat-request.ts";
+import { atMost, ChatCompletionRequest, JsonSchemaSpec, NoToolChoice, REQUEST_BOUNDS } from "../../core/chat-request.ts";
 
 /**
  * The Responses API request (`POST /v1/responses`) as docent serves it: the
  * fields that mean something over a stateless, tool-free answer engine, built
- * from the chat request's own pieces. Fields that need stored state or tools
- * are refused by name; other unknown fields are ignored, as in chat.
+ * from the chat request's own pieces. Fields that need stored state, or a tool
+ * call demanded, are refused by name; other unknown fields are ignored, as in chat.
  */
 const chat = ChatCompletionRequest.shape;
 // The chat request's structural bounds: an over-long list is refused before its items are read.
@@ -58,6 +58,17 @@ export const TextFormat = z.discriminatedUnion(
 );
 export type TextFormat = z.infer<typeof TextFormat>;
 
+/**
+ * The tools an agent offers: coding agents on this API (Codex CLI, the Agents
+ * SDK) send their own on every turn. With `tool_choice` `auto` the model may
+ * always answer in text, and docent's does: the tools are read for their shape
+ * and count only, and never reach the model (the response lists none).
+ */
+const OfferedTools = z
+  .array(z.looseObject({ type: z.string().max(64) }), { error: "must be a list of tools" })
+  .max(B.tools, atMost(B.tools, "tools"))
+  .nullish();
+
 const STATELESS = "docent stores no responses or conversations: send the whole conversation in 'input'";
 
 export const ResponsesRequest = z.object({
@@ -71,8 +82,9 @@ export const ResponsesRequest = z.object({
   store: z.literal(false, { error: "docent stores no responses: 'store' must be false or omitted." }).nullish(),
   background: z.literal(false, { error: "docent stores no responses, so it cannot run one in the background." }).nullish(),
   prompt: z.null({ error: "docent keeps no prompt templates: send 'instructions' and 'input'." }).optional(),
-  tools: NoTools,
+  tools: OfferedTools,
   tool_choice: NoToolChoice,
+  parallel_tool_calls: z.boolean().nullish(),
   stream: chat.stream,
   max_output_tokens: chat.max_completion_tokens,
   temperature: chat.temperature,
