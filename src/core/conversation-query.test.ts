@@ -15,6 +15,24 @@ describe("retrievalQuery", () => {
       ),
     ).toBe("How do I rank full text search results by relevance?");
   });
+  it("does not borrow from a question that stands on its own, however short, or from context a client added", () => {
+    const previous = { role: "user" as const, content: "How do I create a table?" };
+    const question = { role: "user" as const, content: "How do I revoke an API key?" };
+    expect(retrievalQuery([previous, { role: "assistant", content: "Use CREATE TABLE." }, question], englishAnalyzer)).toBe(question.content);
+    // Coding agents send the working directory and project notes as user turns of tagged blocks.
+    const context = { role: "user" as const, content: "<environment_context>\n  <cwd>/src/app</cwd>\n  <shell>bash</shell>\n</environment_context>" };
+    const notes = {
+      role: "user" as const,
+      content: "<user_instructions>Use pnpm.</user_instructions>\n<environment_context><cwd>/</cwd></environment_context>",
+    };
+    const followUp = { role: "user" as const, content: "and how do I drop it?" };
+    expect(retrievalQuery([context, notes, followUp], englishAnalyzer)).toBe(followUp.content);
+    expect(retrievalQuery([previous, context, followUp], englishAnalyzer)).toBe(`${followUp.content} ${previous.content}`);
+    // A question that only begins with a tag is a question.
+    const tagged = { role: "user" as const, content: "<b>How</b> do I create an index?" };
+    expect(retrievalQuery([tagged, followUp], englishAnalyzer)).toBe(`${followUp.content} ${tagged.content}`);
+  });
+
   it("carries the subject over into a short follow-up", () => {
     const query = retrievalQuery(
       [

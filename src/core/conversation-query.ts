@@ -1,10 +1,33 @@
 import { type ChatMessage, messageText } from "./chat-request.ts";
 import { contentTerms, type TextAnalyzer } from "./text-analyzer.ts";
 
+const OPENING_TAG = /<([A-Za-z][\w.-]{0,63})(?:\s[^<>]{0,256})?>/y;
+
 /**
- * The text to retrieve with. The last user message leads; a short follow-up
- * ("and how do I drop it?") borrows the previous user turn so the subject
- * carries over.
+ * A user turn that is only tagged blocks (`<environment_context>…</environment_context>`):
+ * context a client added (coding agents send the working directory, shell
+ * and project notes so), not something the person asked. Read block by block
+ * with `indexOf`, so a hostile turn costs one pass, not a backtracking pattern's.
+ */
+export function isContextBlock(text: string): boolean {
+  let at = 0;
+  while (at < text.length) {
+    OPENING_TAG.lastIndex = at;
+    const open = OPENING_TAG.exec(text);
+    if (!open) return false;
+    const closing = `</${open[1]}>`;
+    const end = text.indexOf(closing, OPENING_TAG.lastIndex);
+    if (end < 0) return false;
+    at = end + closing.length;
+    while (at < text.length && /\s/.test(text[at]!)) at++;
+  }
+  return at > 0;
+}
+
+/**
+ * The text to retrieve with. The last user message leads; a follow-up
+ * ("and how do I drop it?", "what about SQLite?", "any downside?") borrows
+ * the previous question so the subject carries over.
  */
 export function retrievalQuery(messages: readonly ChatMessage[], analyzer: TextAnalyzer): string {
   const userTurns = messages
@@ -12,13 +35,14 @@ export function retrievalQuery(messages: readonly ChatMessage[], analyzer: TextA
     .map((m) => messageText(m).trim())
     .filter(Boolean);
   const last = userTurns.at(-1) ?? "";
-  if (userTurns.length < 2) return last;
-  // Only whether it has more than three terms matters: a long message is not read to its end.
-  const lastTerms = contentTerms(analyzer, last, 4);
-  const followUp = lastTerms.length <= 3 || /^(and|what about|how about|also|then)\b/i.test(last) || /\b(it|its|this|that|them|those|these)\b/i.test(last);
+  const asked = userTurns.slice(0, -1).filter((t) => !isContextBlock(t));
+  if (asked.length === 0) return last;
+  // Only whether it has more than two terms matters: a long message is not read to its end. Three make a question
+  // of its own ("revoke API key"); one or two ("any downside?") lean on what came before.
+  const lastTerms = contentTerms(analyzer, last, 3);
+  const followUp = lastTerms.length <= 2 || /^(and|what about|how about|also|then)\b/i.test(last) || /\b(it|its|this|that|them|those|these)\b/i.test(last);
   if (!followUp) return last;
-  const previous = userTurns.at(-2) ?? "";
-  return `${last} ${previous}`;
+  return `${last} ${asked.at(-1)}`;
 }
 
 export function lastUserText(messages: readonly ChatMessage[]): string {
