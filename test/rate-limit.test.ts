@@ -59,7 +59,11 @@ describe("requests per minute per key", () => {
     const graphql = await graphqlRequest(server.url, key, "{ models { id } }");
     expect(graphql.status).toBe(429);
     expect(graphql.body.errors?.[0]?.extensions).toMatchObject({ code: "TOO_MANY_REQUESTS", reason: "rate_limit_exceeded" });
+    expect(Number(graphql.headers.get("retry-after"))).toBeGreaterThan(0);
     await expect(trpcClient(server.url, key).models.list.query()).rejects.toMatchObject({ data: { code: "TOO_MANY_REQUESTS", httpStatus: 429 } });
+    const trpc = await fetch(`${server.url}/trpc/models.list`, { headers: { authorization: `Bearer ${key}` } });
+    expect(trpc.status).toBe(429);
+    expect(Number(trpc.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 });
 

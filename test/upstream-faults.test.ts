@@ -1,5 +1,6 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { graphqlRequest } from "./support/clients.ts";
 import type { FakeProviderServer } from "./support/fake-provider-server.ts";
 import { type ServerWithProviders, startServerWithProviders } from "./support/test-server.ts";
 
@@ -44,6 +45,30 @@ describe("upstream faults, before and after the first token", () => {
   });
   afterAll(() => running.close());
   const sentSince = (count: number) => fake.requests.slice(count);
+
+  it("passes the provider's Retry-After on over GraphQL and tRPC too, in their own error forms", async () => {
+    const input = { model: "provider_a", messages: [{ role: "user", content: QUESTION }], sources: [running.server.sources.pg] };
+    fake.queue({ kind: "status", status: 429, headers: { "retry-after": "30" } });
+    const graphql = await graphqlRequest(
+      running.server.url,
+      running.server.key,
+      "mutation ($input: ChatCompletionInput!) { createChatCompletion(input: $input) { id } }",
+      {
+        input,
+      },
+    );
+    // An execution error's response is a 200: the wait is in the error's extensions.
+    expect(graphql.body.errors?.[0]?.extensions).toMatchObject({ code: "SERVICE_UNAVAILABLE", retryable: true, retryAfter: 30 });
+    fake.queue({ kind: "status", status: 429, headers: { "retry-after": "30" } });
+    const trpc = await fetch(`${running.server.url}/trpc/chat.completions.create`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${running.server.key}`, "content-type": "application/json" },
+      body: JSON.stringify(input),
+    });
+    expect(trpc.status).toBe(503);
+    expect(((await trpc.json()) as any).error.data).toMatchObject({ code: "SERVICE_UNAVAILABLE", retryAfter: 30 });
+    expect(trpc.headers.get("retry-after")).toBe("30");
+  });
 
   describe.each(["provider_a", "provider_b"] as const)("%s", (model) => {
     it("retries a 429 and an error event before any text, and answers", async () => {

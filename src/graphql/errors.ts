@@ -17,6 +17,8 @@ export function toGraphQLError(error: DocentError): GraphQLError {
       param: error.param,
       reason: error.reason,
       retryable: error.retryable,
+      // Seconds to wait before trying again (a provider's 503, a limit): the header's figure, since an execution error's response is a 200.
+      ...(error.retryAfter !== null && { retryAfter: Math.max(1, Math.ceil(error.retryAfter)) }),
       ...((error.code === "UNAUTHORIZED" || error.code === "TOO_MANY_REQUESTS") && {
         http: {
           status: HTTP_STATUS[error.code],

@@ -1,7 +1,7 @@
 import { getTRPCErrorShape } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
-import type { DocentError } from "../core/errors.ts";
+import { DocentError } from "../core/errors.ts";
 import type { Admission } from "../http/admission.ts";
 import { createContextInner, type TrpcServices } from "./context.ts";
 import { appRouter } from "./router.ts";
@@ -20,6 +20,11 @@ export function createTrpcHandler(services: TrpcServices) {
         router: appRouter,
         maxBatchSize: MAX_BATCH_SIZE,
         createContext: () => createContextInner(services, admission),
+        // A call refused for a while (a provider's 503, a limit) says how long, as REST and GraphQL do.
+        responseMeta: ({ errors }) => {
+          const wait = longestWait(errors.map((e) => (e.cause instanceof DocentError ? e.cause.retryAfter : null)));
+          return wait === null ? {} : { headers: { "retry-after": wait } };
+        },
         onError: ({ error, path }) => {
           if (error.code !== "INTERNAL_SERVER_ERROR") return;
           if (services.logger) services.logger.error({ err: error.cause ?? error, interface: "trpc", procedure: path ?? null }, "unexpected error");
@@ -64,7 +69,14 @@ export function trpcErrorResponse(error: DocentError, url: string): Response {
   // One shape per call of a batch the adapter would take; past that, one (the adapter refuses such a batch whole).
   const batch = new URL(url).searchParams.get("batch") === "1" && paths.length <= MAX_BATCH_SIZE;
   const body = batch ? paths.map(shapeFor) : shapeFor(paths.length <= MAX_BATCH_SIZE ? paths.join(",") : "");
-  return Response.json(body, { status: getHTTPStatusCodeFromError(trpcError) });
+  const wait = longestWait([error.retryAfter]);
+  return Response.json(body, { status: getHTTPStatusCodeFromError(trpcError), headers: wait === null ? {} : { "retry-after": wait } });
+}
+
+/** `Retry-After` in whole seconds (at least 1) for the longest of the waits, null when none was given. */
+function longestWait(waits: Array<number | null>): string | null {
+  const known = waits.filter((w): w is number => w !== null);
+  return known.length ? String(Math.max(1, Math.ceil(Math.max(...known)))) : null;
 }
 
 /** The procedure paths a tRPC URL calls, as tRPC's fetch adapter splits its path decoded whole (so `%2C` separates calls too). */

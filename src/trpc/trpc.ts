@@ -27,7 +27,14 @@ const t = initTRPC.context<TrpcContext>().create({
     return {
       ...shape,
       message: docent?.message ?? (unparsed ? "The request body or `input` is not valid JSON." : shape.message),
-      data: { ...shape.data, param: docent?.param ?? null, reason: docent?.reason ?? (unparsed ? "invalid_json" : null), stack: undefined },
+      data: {
+        ...shape.data,
+        param: docent?.param ?? null,
+        reason: docent?.reason ?? (unparsed ? "invalid_json" : null),
+        // Seconds to wait before trying again, also sent as `Retry-After` (handler.ts).
+        retryAfter: docent?.retryAfter == null ? null : Math.max(1, Math.ceil(docent.retryAfter)),
+        stack: undefined,
+      },
     };
   },
 });

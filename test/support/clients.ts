@@ -40,6 +40,7 @@ export async function graphqlRequest(baseUrl: string, key: string | null, query:
   });
   return {
     status: response.status,
+    headers: response.headers,
     body: (await response.json()) as { data?: any; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> },
   };
 }
