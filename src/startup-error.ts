@@ -53,3 +53,10 @@ export function redactUrl(url: string): string {
     return url.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
   }
 }
+
+/** A SQLite file that cannot be opened or read (missing folder rights, not a database, corrupt): one line naming the file. */
+export function sqliteStartupError(error: unknown, file: string, what = "the SQLite database"): StartupError | null {
+  const code = errorCode(error) ?? "";
+  const reason = systemReason(error) ?? (/^SQLITE_(CANTOPEN|READONLY|NOTADB|CORRUPT|PERM|IOERR)/.test(code) ? `${(error as Error).message} (${code})` : null);
+  return reason ? new StartupError(`cannot open ${what} ${file}: ${reason}.`, { cause: error }) : null;
+}

@@ -46,6 +46,19 @@ describe("start-up failures", () => {
     expect(lines[0]).toMatch(/^docent: DATA_DIR=.*not-a-folder.* is a file/);
   });
 
+  it("an index file that is no database", async () => {
+    const dir = tempDir();
+    try {
+      fs.writeFileSync(path.join(dir, "index.db"), Buffer.alloc(8192, 7));
+      const { exit, lines } = await startExpectingFailure({ DATA_DIR: dir });
+      expect(exit.code).toBe(1);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^docent: cannot open the index .*index\.db: file is not a database \(SQLITE_NOTADB\)\.$/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a PostgreSQL database nothing answers at", async () => {
     const port = await freePort();
     const { exit, lines } = await startExpectingFailure({ DATABASE_URL: `postgresql://docent:s3cret@127.0.0.1:${port}/docent` });

@@ -1,5 +1,5 @@
 import { type Config, databaseFile } from "../config.ts";
-import { errorCode, redactUrl, StartupError, systemReason } from "../startup-error.ts";
+import { errorCode, redactUrl, StartupError, sqliteStartupError, systemReason } from "../startup-error.ts";
 import { type MigrationResult, migrateSqlite } from "./migrate.ts";
 import { migratePostgres } from "./migrate-postgres.ts";
 import { isPostgresUrl } from "./prisma-client.ts";
@@ -35,10 +35,4 @@ function postgresStartupError(error: unknown, url: string): StartupError | null 
   // SQLSTATE classes 08 (connection), 28 (authorization), 3D (no such database).
   if (/^(08|28|3D)/.test(code)) return new StartupError(`cannot use ${at}: ${message} (${code}).`, { cause: error });
   return null;
-}
-
-function sqliteStartupError(error: unknown, file: string): StartupError | null {
-  const code = errorCode(error) ?? "";
-  const reason = systemReason(error) ?? (/^SQLITE_(CANTOPEN|READONLY|NOTADB|CORRUPT|PERM|IOERR)/.test(code) ? `${(error as Error).message} (${code})` : null);
-  return reason ? new StartupError(`cannot open the SQLite database ${file}: ${reason}.`, { cause: error }) : null;
 }

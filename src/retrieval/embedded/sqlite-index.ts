@@ -3,6 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type { IndexWriter, PageChunks, PageReader, RetrievedChunk, Retriever, VectorSearch } from "../../core/retriever.ts";
 import { makeTermMatcher, type TextAnalyzer } from "../../core/text-analyzer.ts";
+import { sqliteStartupError } from "../../startup-error.ts";
 import { englishAnalyzer } from "../../text/english-analyzer.ts";
 import { storedLinks } from "../stored-links.ts";
 import { readSpans, storedSpans } from "../stored-spans.ts";
@@ -57,11 +58,17 @@ export function openSqliteIndex(
 ): SqliteIndex {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
-  db.pragma("busy_timeout = 10000");
-
-  const unindexed = migrateIndex(db);
+  let unindexed: ReturnType<typeof migrateIndex>;
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    db.pragma("busy_timeout = 10000");
+    unindexed = migrateIndex(db);
+  } catch (error) {
+    db.close();
+    // A file that is no index (overwritten, corrupt) is said in one line, as the key database's is.
+    throw sqliteStartupError(error, file, "the index") ?? error;
+  }
   const sourceChunks = db.prepare(`SELECT id, url, title, section, body AS text FROM chunk WHERE source_id = ? ORDER BY id`);
   const deleteSegment = db.prepare(`DELETE FROM segment WHERE source_id = ?`);
   const insertSegment = db.prepare(
