@@ -57,7 +57,7 @@ export function createUsageServices(
     served,
     ledger,
     read: createUsageReport({ usage: store, flush: ledger.flush }),
-    submitFeedback: createFeedback({ served, flush: ledger.flush }),
+    submitFeedback: createFeedback({ served, flush: ledger.flush, keepComments: config.STORE_QUESTIONS }),
     forgetOldText,
     forgetOldServed,
     async close() {

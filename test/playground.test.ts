@@ -228,9 +228,10 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
 
     await page.fill("#comment", "It should say which lock CLUSTER takes.");
     await page.press("#comment", "Enter");
-    await page.waitForSelector("#feedback-status:text('comment was sent')");
+    // This server stores no question text (STORE_QUESTIONS off), so it keeps no comment either, and the page says so.
+    await page.waitForSelector("#feedback-status:text('keeps no comments')");
     expect(await page.isVisible("#feedback-comment")).toBe(false);
-    expect(await stored()).toMatchObject({ rating: "down", comment: "It should say which lock CLUSTER takes." });
+    expect(await stored()).toMatchObject({ rating: "down", comment: null });
 
     await page.click("#vote-up");
     await page.waitForSelector("#feedback-status:text('helpful')");
@@ -243,6 +244,26 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
     expect(await page.getAttribute("#vote-up", "aria-pressed")).toBe("false");
     expect(await page.textContent("#feedback-status")).toBe("");
     expect(violations).toEqual([]);
+  });
+
+  it("sends a comment that a server storing questions keeps, and says so", async () => {
+    const storing = await startTestServer({ STORE_QUESTIONS: "1" });
+    try {
+      const { page, violations } = await open(storing.url);
+      await page.fill("#key", storing.key);
+      await ask(page, ON_TOPIC);
+      await page.click("#vote-down");
+      await page.waitForSelector("#feedback-status:text('not helpful')");
+      await page.fill("#comment", "It should say which lock CLUSTER takes.");
+      await page.press("#comment", "Enter");
+      await page.waitForSelector("#feedback-status:text('comment was sent')");
+      await storing.services.usage.ledger.flush();
+      const [rated] = (await storing.services.usage.served.list({ since: new Date(0) })).filter((c) => c.rating === "down");
+      expect(rated).toMatchObject({ comment: "It should say which lock CLUSTER takes.", question: ON_TOPIC });
+      expect(violations).toEqual([]);
+    } finally {
+      await storing.close();
+    }
   });
 
   it("keeps the key across a reload, and forgets it when asked", async () => {

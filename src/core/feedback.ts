@@ -28,17 +28,23 @@ export interface FeedbackDeps {
   served: ServedCompletionStore;
   /** Writes completions noted but not yet stored, so a reply's id can be rated as soon as it has ended. */
   flush: () => Promise<void>;
+  /**
+   * Whether a reader's comment is kept: only with question storage on (STORE_QUESTIONS=1), since a comment is a
+   * reader's own words as a question is, and often quotes it. Off, a rating keeps ids, references and the rating.
+   */
+  keepComments: boolean;
   now?: () => Date;
 }
 
 /**
  * Rates a completion docent served to this key. An unknown id and another
- * key's id are refused alike (404), so ids cannot be probed.
+ * key's id are refused alike (404), so ids cannot be probed. The answer's
+ * `comment` is what was kept: null when comments are not.
  */
-export function createFeedback({ served, flush, now = () => new Date() }: FeedbackDeps) {
+export function createFeedback({ served, flush, keepComments, now = () => new Date() }: FeedbackDeps) {
   return async function submitFeedback(keyId: string, input: FeedbackInput): Promise<FeedbackResource> {
     const id = completionIdOf(input.completion_id);
-    const comment = input.comment?.trim() ? input.comment.trim() : null;
+    const comment = keepComments && input.comment?.trim() ? input.comment.trim() : null;
     const at = now();
     const feedback = { rating: input.rating, comment, at };
     const rated = (await served.rate(id, keyId, feedback)) || (await flush().then(() => served.rate(id, keyId, feedback)));

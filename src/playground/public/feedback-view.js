@@ -18,9 +18,9 @@ export function feedbackView(el, key, onError) {
     const id = completionId;
     el.status.textContent = "Sending…";
     try {
-      await postJson("/v1/feedback", key(), { completion_id: id, ...body });
+      const kept = await postJson("/v1/feedback", key(), { completion_id: id, ...body });
       // A newer answer may have replaced this one while the call was out.
-      if (id === completionId) done();
+      if (id === completionId) done(kept);
     } catch (error) {
       if (id === completionId) el.status.textContent = "";
       onError(error);
@@ -43,8 +43,9 @@ export function feedbackView(el, key, onError) {
     event.preventDefault();
     const comment = el.comment.value.trim();
     if (!comment || rating !== "down") return;
-    send({ rating: "down", comment }, () => {
-      el.status.textContent = "Thanks — your comment was sent.";
+    send({ rating: "down", comment }, (kept) => {
+      // The server keeps comments only when it stores questions (STORE_QUESTIONS=1): it answers with what it kept.
+      el.status.textContent = kept?.comment ? "Thanks — your comment was sent." : "Thanks — rated. This server keeps no comments (it stores no question text).";
       el.commentForm.hidden = true;
     });
   });
