@@ -144,7 +144,7 @@ export async function createServices(
   });
   const rateLimiter = await createRateLimiter(config);
   const metrics = createServiceMetrics({ catalog });
-  const usage = createUsageServices(prisma, config);
+  const usage = createUsageServices(prisma, config, (line) => logger.warn(line));
   return {
     config,
     embedder,

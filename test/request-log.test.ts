@@ -232,6 +232,31 @@ describe("request logs", () => {
     }
   });
 
+  it("logs an MCP tool's unexpected failure as JSON with the tool's name, and tells the client no more than an opaque error", async () => {
+    const search = server.services.engine.search;
+    server.services.engine.search = async () => {
+      throw new Error("index unreadable at /secret/path/index.db");
+    };
+    try {
+      const before = log.records().length;
+      const response = await post(
+        "/mcp",
+        { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_docs", arguments: { query: "reorder a table" } } },
+        { accept: "application/json, text/event-stream" },
+      );
+      const reply = await response.text();
+      expect(reply).toContain('"isError":true');
+      expect(reply).not.toContain("/secret/path");
+      const failure = log
+        .records()
+        .slice(before)
+        .find((r) => r.msg === "unexpected error");
+      expect(failure).toMatchObject({ level: 50, interface: "mcp", tool: "search_docs", err: { message: "index unreadable at /secret/path/index.db" } });
+    } finally {
+      server.services.engine.search = search;
+    }
+  });
+
   it("logs a failing observer as an error and still answers", async () => {
     server.services.completionObservers.push({
       onCompletion() {

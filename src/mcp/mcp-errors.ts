@@ -1,6 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { type DocentError, toDocentError } from "../core/errors.ts";
 import { HTTP_STATUS } from "../http/error-response.ts";
+import type { Logger } from "../logging/logger.ts";
 
 /** What a model can do next, by the reason a call failed: the only help it gets is the text. */
 const NEXT_STEP: Record<string, string> = {
@@ -13,9 +14,9 @@ const NEXT_STEP: Record<string, string> = {
  * `isError: true` the model reads and can recover from. Unexpected failures
  * stay opaque (toDocentError masks them), as on every other interface.
  */
-export function toolError(error: unknown): CallToolResult {
+export function toolError(error: unknown, logger: Logger, tool: string): CallToolResult {
   const docent = toDocentError(error);
-  if (docent.code === "INTERNAL_SERVER_ERROR") console.error(`mcp: ${(docent.cause as Error)?.stack ?? docent.cause}`);
+  if (docent.code === "INTERNAL_SERVER_ERROR") logger.error({ err: docent.cause ?? error, interface: "mcp", tool }, "unexpected error");
   const hint = docent.reason ? NEXT_STEP[docent.reason] : undefined;
   const retry = docent.retryAfter !== null ? ` Retry after ${Math.max(1, Math.ceil(docent.retryAfter))} s.` : "";
   return { content: [{ type: "text", text: `${docent.message}${hint ? ` ${hint}` : ""}${retry}` }], isError: true };

@@ -50,7 +50,7 @@ export const registerAskDocs: RegisterTool = (server, { services, caller }) => {
         };
         return { content: [{ type: "text", text: `${content}${referencesBlock(references)}` }], structuredContent: result };
       } catch (error) {
-        return toolError(error);
+        return toolError(error, services.logger, "ask_docs");
       }
     },
   );

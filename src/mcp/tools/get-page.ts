@@ -41,7 +41,7 @@ export const registerGetPage: RegisterTool = (server, { services, caller }) => {
         const result = { url: page.url, title: page.title, source_id: page.source_id, source_name: page.source_name, sections, next_url: next };
         return { content: [{ type: "text", text: render(result) }], structuredContent: result };
       } catch (error) {
-        return toolError(error);
+        return toolError(error, services.logger, "get_page");
       }
     },
   );

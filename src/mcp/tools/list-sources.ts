@@ -27,7 +27,7 @@ export const registerListSources: RegisterTool = (server, { services, caller }) 
             : "No knowledge sources are available to this key.";
         return { content: [{ type: "text", text }], structuredContent: { sources: data } };
       } catch (error) {
-        return toolError(error);
+        return toolError(error, services.logger, "list_sources");
       }
     },
   );

@@ -34,7 +34,7 @@ export const registerSearchDocs: RegisterTool = (server, { services, caller }) =
             : `${searched ? `The documentation searched (${searched}) does not cover` : "No documentation you can search covers"} this query. Try other words, or list_sources to see what is covered.`;
         return { content: [{ type: "text", text }], structuredContent: { sources: found.sources.map((s) => ({ id: s.id, name: s.name })), passages } };
       } catch (error) {
-        return toolError(error);
+        return toolError(error, services.logger, "search_docs");
       }
     },
   );

@@ -4,7 +4,7 @@ import type { Caller } from "../../auth/admit.ts";
 
 /** What a tool works with: the core's engine and resources, and the admitted caller whose scope limits every tool. */
 export interface ToolContext {
-  services: Pick<AppServices, "engine" | "resources">;
+  services: Pick<AppServices, "engine" | "resources" | "logger">;
   caller: Caller;
 }
 
