@@ -131,6 +131,30 @@ describe("fresh sources", () => {
     expect(Math.floor(metrics.value("docent_source_last_sync_timestamp_seconds", { source_id: sourceId }))).toBe(resource.last_synced_at);
   });
 
+  it("keeps an interval under a minute: scheduled syncs a second apart, not a minute", async () => {
+    await server!.services.catalog.setRefresh(sourceId, 1);
+    await server!.close();
+    const since = new Date().toISOString();
+    await start();
+    try {
+      // This server's first (the source is overdue at its start), then its next.
+      const first = await until("a scheduled sync", async () => {
+        const s = await lastSync();
+        return s?.trigger === "schedule" && s.finishedAt > since && s;
+      });
+      await until(
+        "the next scheduled sync",
+        async () => {
+          const s = await lastSync();
+          return s?.trigger === "schedule" && s.finishedAt > first.finishedAt;
+        },
+        8000,
+      );
+    } finally {
+      await server!.services.catalog.setRefresh(sourceId, 3600);
+    }
+  });
+
   it("never runs two syncs of one source at once: a CLI sync while the server syncs is refused", async () => {
     // Due again, and a site that holds its answers: the restarted server's schedule syncs at once and keeps the lease until released.
     await server!.services.catalog.setRefresh(sourceId, 1);

@@ -82,6 +82,8 @@ export function startSyncScheduler({
         timeLimitMs,
       });
       const { summary } = run;
+      // Ran and recorded: its next time is its interval's, however short, not this process's retry pause.
+      notBefore.delete(source.id);
       // Removed since the list was read: nothing was synced, and nothing is to be said.
       if (summary.error?.code === SOURCE_REMOVED) return void logger.debug({ source_id: source.id }, "sync skipped: source removed");
       onSync?.(summary, source);
