@@ -20,7 +20,16 @@ describe("CORS_ORIGINS", () => {
     });
 
   it("answers an allowed origin's preflight without a key, on every API door", async () => {
-    for (const path of ["/v1/chat/completions", "/v1/sources", "/graphql", "/graphql/stream", "/trpc/chat.completions.create"]) {
+    for (const path of [
+      "/v1/chat/completions",
+      "/v1/responses",
+      "/v1/sources",
+      "/v1/feedback",
+      "/graphql",
+      "/graphql/stream",
+      "/trpc/chat.completions.create",
+      "/mcp",
+    ]) {
       const response = await preflight(server, path, ALLOWED);
       expect(response.status, path).toBe(204);
       expect(response.headers.get("access-control-allow-origin"), path).toBe(ALLOWED);

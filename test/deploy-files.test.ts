@@ -44,6 +44,9 @@ describe("docker-compose.yml", () => {
     expect(docent.environment.DATABASE_URL).toMatch(/^postgresql:\/\/docent:.*@postgres:5432\/docent$/);
     expect(docent.environment.WEAVIATE_URL).toBe("http://weaviate:8080");
     expect(Object.keys(docent.depends_on)).toEqual(["postgres", "weaviate"]);
+    // Each is waited for until ready, not only started: docent migrates and creates collections at start.
+    expect(Object.values(docent.depends_on).map((d: any) => d.condition)).toEqual(["service_healthy", "service_healthy"]);
+    expect(weaviate.healthcheck.test.join(" ")).toContain("/v1/.well-known/ready");
     expect([postgres.image, weaviate.image]).toEqual([expect.stringMatching(/^postgres:/), expect.stringMatching(/weaviate/)]);
 
     // biome-ignore lint/suspicious/noTemplateCurlyInString: Compose's own variable syntax, not a template
