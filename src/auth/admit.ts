@@ -1,4 +1,5 @@
 import type { RequestTrace } from "../core/completion-outcome.ts";
+import type { DocentError } from "../core/errors.ts";
 import type { ApiKeyInfo, KeyStore } from "../core/key-store.ts";
 import type { Lease, RateLimiter } from "../core/rate-limiter.ts";
 import type { SourceScope } from "../core/source-scope.ts";
@@ -54,4 +55,13 @@ export async function admit({ keys, limiter }: AdmitDeps, { authorization, strea
   }
   const lease = await limiter.acquire(key.id);
   return { caller: { key, scope: key.sourceIds ?? null }, lease };
+}
+
+/** What the admission decided for a request: its caller, or why it was refused (each door answers that in its own form). */
+export type Admission = { caller: Caller } | { error: DocentError };
+
+/** The admitted caller, or the refusal thrown (REST's middleware already threw it). */
+export function callerOf(admission: Admission): Caller {
+  if ("error" in admission) throw admission.error;
+  return admission.caller;
 }

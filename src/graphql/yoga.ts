@@ -1,10 +1,10 @@
 import { useGraphQLSSE } from "@graphql-yoga/plugin-graphql-sse";
 import { createYoga } from "graphql-yoga";
+import type { Admission } from "../auth/admit.ts";
 import { authenticate } from "../auth/authenticate.ts";
 import type { StreamTokens } from "../auth/stream-tokens.ts";
 import { DocentError } from "../core/errors.ts";
 import type { KeyStore } from "../core/key-store.ts";
-import type { Admission } from "../http/admission.ts";
 import type { GraphQLContext, GraphQLServices } from "./context.ts";
 import { maskError, toGraphQLError } from "./errors.ts";
 import { requestLimits } from "./request-limits.ts";

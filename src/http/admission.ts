@@ -1,12 +1,14 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { type AdmitDeps, admit, type Caller } from "../auth/admit.ts";
+import { type Admission, type AdmitDeps, admit, type Caller } from "../auth/admit.ts";
+
+export { type Admission, callerOf } from "../auth/admit.ts";
+
 import { watchKey } from "../auth/key-watch.ts";
 import { type DocentError, toDocentError } from "../core/errors.ts";
 import type { Lease, RateLimiter } from "../core/rate-limiter.ts";
 import { holdUntilBodyEnds } from "./rate-limit.ts";
 import type { HttpTrace } from "./request-trace.ts";
 
-export type Admission = { caller: Caller } | { error: DocentError };
 /** `trace` is set by the app's outermost middleware (http/request-trace.ts); absent when a door is mounted alone. */
 export type AdmissionEnv = { Variables: { admission: Admission; trace?: HttpTrace } };
 
@@ -79,12 +81,6 @@ export function admission(
 }
 
 const unlimited: RateLimiter = { acquire: async () => ({ release: async () => {} }) };
-
-/** The admitted caller, or the refusal thrown (REST's middleware already threw it). */
-export function callerOf(admission: Admission): Caller {
-  if ("error" in admission) throw admission.error;
-  return admission.caller;
-}
 
 /**
  * A request that carries several operations (a tRPC batch, an MCP batch of tool

@@ -1,7 +1,7 @@
+import type { Admission } from "../auth/admit.ts";
 import type { SubmitFeedback } from "../core/feedback.ts";
 import type { ResourceReader } from "../core/resource-reader.ts";
 import type { CompletionOpener } from "../core/run-completion.ts";
-import type { Admission } from "../http/admission.ts";
 import type { Logger } from "../logging/logger.ts";
 
 export interface TrpcServices {

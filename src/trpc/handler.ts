@@ -1,8 +1,8 @@
 import { getTRPCErrorShape } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
+import type { Admission } from "../auth/admit.ts";
 import { DocentError } from "../core/errors.ts";
-import type { Admission } from "../http/admission.ts";
 import { createContextInner, type TrpcServices } from "./context.ts";
 import { appRouter } from "./router.ts";
 import { toTRPCError } from "./trpc.ts";
