@@ -159,6 +159,20 @@ describe("the OpenAPI document", () => {
     });
     expect(status).toBe(200);
     conforms("/v1/responses", "post", 200, await response.json());
+    // Every streamed event, a refusal's too, is one of the documented events, each named by its type.
+    const documented = JSON.stringify((doc.components as { schemas?: Record<string, unknown> } | undefined)?.schemas?.ResponseStreamEvent ?? null);
+    for (const input of ["How do I reclaim space with VACUUM?", "What is the best recipe for banana bread?"]) {
+      const streamed = await call("POST", "/v1/responses", { model: "agent", input, sources: [server.sources.pg], stream: true });
+      const events = (await streamed.response.text()).split("\n\n").filter(Boolean);
+      expect(events.length).toBeGreaterThan(8);
+      for (const frame of events) {
+        const [name, data] = frame.split("\n");
+        const event = JSON.parse(data!.slice("data: ".length));
+        expect(name).toBe(`event: ${event.type}`);
+        expect(documented).toContain(`"${event.type}"`);
+        conforms("/v1/responses", "post", 200, event, "text/event-stream");
+      }
+    }
     const refused = await call("POST", "/v1/responses", { model: "agent", input: "hi", store: true });
     expect(refused.status).toBe(400);
     conforms("/v1/responses", "post", 400, await refused.response.json());

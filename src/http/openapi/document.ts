@@ -14,6 +14,7 @@ import {
   listOf,
   Model,
   ResponseObject,
+  ResponseStreamEvent,
   UsageReport,
 } from "./response-schemas.ts";
 
@@ -95,7 +96,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
         description:
           "A response object (`stream` false), or server-sent events `event: response.*` (`stream` true) ending with response.completed, response.incomplete or response.failed.",
         headers: modelHeaders,
-        content: { ...json(ResponseObject), "text/event-stream": { schema: z.looseObject({ type: z.string(), sequence_number: z.int() }) } },
+        content: { ...json(ResponseObject), "text/event-stream": { schema: ResponseStreamEvent } },
       },
       ...errors(...ASK_ERRORS),
     },

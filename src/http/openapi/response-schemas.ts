@@ -141,36 +141,63 @@ export const ChatCompletionChunk = z
     description: "One `data:` event of a streamed completion; the stream ends with `data: [DONE]`, or with an Error event and no [DONE].",
   });
 
+/** The Responses API's citation: flat, where chat nests it under `url_citation`. */
+const FlatUrlCitation = z
+  .looseObject({ type: z.literal("url_citation"), url: z.url(), title: z.string(), start_index: z.int(), end_index: z.int() })
+  .meta({ id: "FlatUrlCitation" });
+const OutputText = z.looseObject({ type: z.literal("output_text"), text: z.string(), annotations: z.array(FlatUrlCitation) }).meta({ id: "OutputText" });
+const OutputRefusal = z
+  .looseObject({ type: z.literal("refusal"), refusal: z.string() })
+  .meta({ id: "OutputRefusal", description: "The model declined to answer." });
+const OutputContent = z.union([OutputText, OutputRefusal]);
+const OutputMessage = z
+  .looseObject({
+    type: z.literal("message"),
+    id: z.string(),
+    status: z.enum(["in_progress", "completed", "incomplete"]),
+    role: z.literal("assistant"),
+    content: z.array(OutputContent),
+  })
+  .meta({ id: "OutputMessage" });
+
 /** OpenAI's Responses object: the fields docent fills, others allowed (the API adds fields often). */
 export const ResponseObject = z
   .looseObject({
     id: z.string(),
     object: z.literal("response"),
     created_at: z.int(),
-    status: z.enum(["completed", "incomplete", "failed"]),
+    status: z.enum(["in_progress", "completed", "incomplete", "failed"]),
     model: z.string(),
-    output: z.array(
-      z.looseObject({
-        type: z.literal("message"),
-        role: z.literal("assistant"),
-        content: z.array(
-          z.union([
-            z.looseObject({
-              type: z.literal("output_text"),
-              text: z.string(),
-              annotations: z.array(
-                z.looseObject({ type: z.literal("url_citation"), url: z.url(), title: z.string(), start_index: z.int(), end_index: z.int() }),
-              ),
-            }),
-            z.looseObject({ type: z.literal("refusal"), refusal: z.string() }).meta({ description: "The model declined to answer." }),
-          ]),
-        ),
-      }),
-    ),
+    output: z.array(OutputMessage),
     usage: z.looseObject({ input_tokens: z.int(), output_tokens: z.int(), total_tokens: z.int() }).nullable(),
     url_references: UrlReferences,
   })
   .meta({ id: "Response" });
+
+/** Where in the response a content event belongs: the one message item and its content part. */
+const At = { sequence_number: z.int(), item_id: z.string(), output_index: z.literal(0), content_index: z.int() };
+const withResponse = (type: string) => z.strictObject({ type: z.literal(type), sequence_number: z.int(), response: ResponseObject });
+const withItem = (type: string) => z.strictObject({ type: z.literal(type), sequence_number: z.int(), output_index: z.literal(0), item: OutputMessage });
+
+/** One streamed Responses API event, as docent sends them (each also named by its SSE `event:` line). */
+export const ResponseStreamEvent = z
+  .discriminatedUnion("type", [
+    withResponse("response.created"),
+    withResponse("response.in_progress"),
+    withResponse("response.completed"),
+    withResponse("response.incomplete"),
+    withResponse("response.failed"),
+    withItem("response.output_item.added"),
+    withItem("response.output_item.done"),
+    z.strictObject({ type: z.literal("response.content_part.added"), ...At, part: OutputContent }),
+    z.strictObject({ type: z.literal("response.content_part.done"), ...At, part: OutputContent }),
+    z.strictObject({ type: z.literal("response.output_text.delta"), ...At, delta: z.string(), logprobs: z.array(z.unknown()) }),
+    z.strictObject({ type: z.literal("response.output_text.annotation.added"), ...At, annotation_index: z.int(), annotation: FlatUrlCitation }),
+    z.strictObject({ type: z.literal("response.output_text.done"), ...At, text: z.string(), logprobs: z.array(z.unknown()) }),
+    z.strictObject({ type: z.literal("response.refusal.delta"), ...At, delta: z.string() }),
+    z.strictObject({ type: z.literal("response.refusal.done"), ...At, refusal: z.string() }),
+  ])
+  .meta({ id: "ResponseStreamEvent", description: "One `data:` event of a streamed response; its `event:` line is its `type`. There is no [DONE]." });
 
 export const Health = z.strictObject({ status: z.enum(["starting", "ok", "draining"]) }).meta({ id: "Health" });
 
