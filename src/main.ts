@@ -31,7 +31,8 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
 try {
   loadEnvFile();
   config = loadConfig();
-  server = await startServer(config);
+  // Standard output that is no terminal is a log someone keeps (a container's, a service manager's): no key goes there.
+  server = await startServer(config, { firstKeyTo: process.stdout.isTTY ? "banner" : "file" });
 } catch (error) {
   if (error instanceof ConfigError || error instanceof StartupError) {
     console.error(`docent: ${error.message}`);

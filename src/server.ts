@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { createApp, type HealthStatus } from "./app.ts";
 import { type AppServices, createServices } from "./app-services.ts";
 import type { Config } from "./config.ts";
@@ -21,9 +23,18 @@ export interface RunningServer {
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
+/** Where the first API key is written when nobody is at a terminal (see StartOptions.firstKeyTo). */
+export const FIRST_KEY_FILE = "first-api-key";
+
 export interface StartOptions {
   /** Where the first API key is shown, once, to the person starting the service (never to the logger). */
   log?: (line: string) => void;
+  /**
+   * `banner` (default): the first key is shown through `log`. `file`: nobody is at a terminal (a container, a
+   * service manager: standard output is a log someone keeps), so it goes to DATA_DIR/first-api-key, readable by
+   * this user only, and the log says where, never what.
+   */
+  firstKeyTo?: "banner" | "file";
   /** Structured logs: start-up, one line per request, errors (default: stdout at LOG_LEVEL). */
   logger?: Logger;
 }
@@ -31,7 +42,7 @@ export interface StartOptions {
 /** Starts the service: services, HTTP listener, demo source, first key. */
 export async function startServer(
   config: Config,
-  { log = (line: string) => console.log(line), logger = createLogger(config) }: StartOptions = {},
+  { log = (line: string) => console.log(line), logger = createLogger(config), firstKeyTo = "banner" }: StartOptions = {},
 ): Promise<RunningServer> {
   const services = await createServices(config, { logger });
   services.metrics.collectProcessMetrics();
@@ -76,20 +87,30 @@ export async function startServer(
     firstKey = created.key;
     // With no source yet (DOCENT_DEMO=0), a question would only be told so: the first step is adding one.
     const noSource = (await services.catalog.list()).length === 0;
-    log(
-      [
-        `docent: created your first API key (shown once, store it now):`,
-        ``,
-        `  ${created.key}`,
-        ``,
-        ...(noSource
-          ? [`There is no knowledge source yet; add one first, e.g.:`, `  npm run cli -- sources add --name NAME --dir PATH --base-url URL`, `then try it:`]
-          : [`Try it:`]),
-        `  curl ${url}/v1/chat/completions -H "Authorization: Bearer ${created.key}" -H "Content-Type: application/json" \\`,
-        `    -d '{"model":"agent","messages":[{"role":"user","content":"How do I add a knowledge source?"}]}'`,
-        ``,
-      ].join("\n"),
-    );
+    if (firstKeyTo === "file") {
+      const file = path.join(config.DATA_DIR, FIRST_KEY_FILE);
+      // Made afresh, so its mode is this one whatever an earlier file had.
+      fs.rmSync(file, { force: true });
+      fs.writeFileSync(file, `${created.key}\n`, { mode: 0o600, flag: "wx" });
+      logger.warn(
+        { file: FIRST_KEY_FILE },
+        `docent: created the first API key; it is in ${FIRST_KEY_FILE} in DATA_DIR, readable by this user only (never in the log): read it, keep it, delete the file.${noSource ? " There is no knowledge source yet: add one with the CLI's sources add." : ""}`,
+      );
+    } else
+      log(
+        [
+          `docent: created your first API key (shown once, store it now):`,
+          ``,
+          `  ${created.key}`,
+          ``,
+          ...(noSource
+            ? [`There is no knowledge source yet; add one first, e.g.:`, `  npm run cli -- sources add --name NAME --dir PATH --base-url URL`, `then try it:`]
+            : [`Try it:`]),
+          `  curl ${url}/v1/chat/completions -H "Authorization: Bearer ${created.key}" -H "Content-Type: application/json" \\`,
+          `    -d '{"model":"agent","messages":[{"role":"user","content":"How do I add a knowledge source?"}]}'`,
+          ``,
+        ].join("\n"),
+      );
   }
   // Fresh sources: each due one is synced in the background (SYNC_INTERVAL, or a source's own --refresh).
   const scheduler = startSyncScheduler({
