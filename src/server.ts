@@ -6,6 +6,7 @@ import type { Config } from "./config.ts";
 import { ensureDemoSource } from "./demo-source.ts";
 import { type Listener, listen } from "./listener.ts";
 import { createLogger, type Logger } from "./logging/logger.ts";
+import { StartupError, systemReason } from "./startup-error.ts";
 import { removeOrphanSources } from "./sync/orphan-sources.ts";
 import { syncHolder } from "./sync/run-sync.ts";
 import { startSyncScheduler } from "./sync/sync-scheduler.ts";
@@ -89,9 +90,21 @@ export async function startServer(
     const noSource = (await services.catalog.list()).length === 0;
     if (firstKeyTo === "file") {
       const file = path.join(config.DATA_DIR, FIRST_KEY_FILE);
-      // Made afresh, so its mode is this one whatever an earlier file had.
-      fs.rmSync(file, { force: true });
-      fs.writeFileSync(file, `${created.key}\n`, { mode: 0o600, flag: "wx" });
+      try {
+        // DATA_DIR may not exist yet (PostgreSQL and Weaviate need none); the file is made afresh, so its mode is this one.
+        fs.mkdirSync(config.DATA_DIR, { recursive: true });
+        fs.rmSync(file, { force: true });
+        fs.writeFileSync(file, `${created.key}\n`, { mode: 0o600 });
+        fs.chmodSync(file, 0o600);
+      } catch (error) {
+        // A key nobody can read is no key: it is revoked, and the operator is told how to make one.
+        await services.keys.revoke(created.id).catch(() => {});
+        await Promise.all([listener.stop(0), services.close()]).catch(() => {});
+        throw new StartupError(
+          `could not write the first API key to ${FIRST_KEY_FILE} in DATA_DIR (${systemReason(error) ?? (error as Error).message}); it was revoked. Fix DATA_DIR, or make a key with the CLI: keys create --name NAME.`,
+          { cause: error },
+        );
+      }
       logger.warn(
         { file: FIRST_KEY_FILE },
         `docent: created the first API key; it is in ${FIRST_KEY_FILE} in DATA_DIR, readable by this user only (never in the log): read it, keep it, delete the file.${noSource ? " There is no knowledge source yet: add one with the CLI's sources add." : ""}`,

@@ -79,3 +79,46 @@ describe("first start on an empty data dir", () => {
     server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0" }), { log: () => {}, logger: silentLogger() });
   });
 });
+
+/** With no terminal the first key goes to a file; a key that file cannot hold is revoked, and start-up says so in one line. */
+describe("first start with no terminal", () => {
+  it("writes the first key to DATA_DIR/first-api-key, never to the log", async () => {
+    const dataDir = tempDir();
+    const lines: string[] = [];
+    const server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0" }), {
+      log: (l) => lines.push(l),
+      logger: silentLogger(),
+      firstKeyTo: "file",
+    });
+    try {
+      const file = `${dataDir}/first-api-key`;
+      expect(fs.readFileSync(file, "utf8").trim()).toBe(server.firstKey);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(lines.join("\n")).not.toContain(server.firstKey!);
+    } finally {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("revokes a first key it could not write down, and says how to make one", async () => {
+    const dataDir = tempDir();
+    fs.mkdirSync(`${dataDir}/first-api-key`);
+    const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0" });
+    try {
+      await expect(startServer(config, { log: () => {}, logger: silentLogger(), firstKeyTo: "file" })).rejects.toThrow(
+        /^could not write the first API key to first-api-key in DATA_DIR \(.+\); it was revoked\. .*keys create --name NAME\.$/,
+      );
+      const again = await startServer(config, { log: () => {}, logger: silentLogger(), firstKeyTo: "file" });
+      try {
+        const keys = await again.services.keys.list();
+        expect(keys).toHaveLength(1);
+        expect(keys[0]!.revokedAt).not.toBeNull();
+      } finally {
+        await again.close();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
