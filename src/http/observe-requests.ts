@@ -66,7 +66,9 @@ export function observeRequests(listeners: readonly RequestListener[]): Middlewa
     // (the provider's socket closes first): the line waits for their outcomes, not for ever.
     const logged = () => void trace.settled(OUTCOME_WAIT_MS).then(ended);
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-    if (outgoing) outgoing.once("close", logged);
+    // A client that left while the handler still ran has closed it already: no `close` is to come.
+    if (outgoing?.closed) logged();
+    else if (outgoing) outgoing.once("close", logged);
     else c.res = afterBody(c.res, logged);
   };
 }
