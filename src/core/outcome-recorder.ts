@@ -37,7 +37,7 @@ export function createOutcomeRecorder(
    */
   function groundingOf(status: CompletionOutcome["status"]) {
     const grounding = opened.grounding ?? null;
-    if (grounding && modelRefusal) return { ...grounding, refused: true, byModel: true, modelRefusal: true };
+    if (grounding && modelRefusal && !grounding.refused) return { ...grounding, refused: true, byModel: true, modelRefusal: true };
     const declined = grounding !== null && !grounding.refused && status === "completed" && opened.sources.length > 0 && references.length === 0;
     return declined ? { ...grounding, refused: true, byModel: true } : grounding;
   }

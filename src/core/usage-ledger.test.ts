@@ -98,7 +98,10 @@ describe("usage ledger", () => {
     ledger.onCompletion(outcome({ references: [], grounding: { ...grounding, refused: true, byModel: true, modelRefusal: true } }));
     ledger.onCompletion(outcome({ completionId: "chatcmpl-2", references: [], grounding: { ...grounding, refused: true, byModel: true } }));
     await ledger.close();
-    expect(stores.records.map((r) => r.refused)).toEqual([false, true]);
+    expect(stores.records.map((r) => [r.refused, r.coverage])).toEqual([
+      [false, null],
+      [true, 0.9],
+    ]);
   });
 
   it("keeps a batch the database refused and writes it with the next one; close writes what is left", async () => {

@@ -112,7 +112,8 @@ export function createUsageLedger({
         closest: (outcome.grounding?.closest ?? []).map(({ url, title, sourceId }) => ({ url, title, sourceId })),
         // A model's own refusal is no gap in the documentation: the report is for what to write next.
         refused: (outcome.grounding?.refused ?? false) && !outcome.grounding?.modelRefusal,
-        coverage: outcome.grounding?.coverage ?? null,
+        // Nor is it a weakly grounded answer: the model said nothing of the sources.
+        coverage: outcome.grounding?.modelRefusal ? null : (outcome.grounding?.coverage ?? null),
         question: storeQuestions ? outcome.question : null,
         answer: storeQuestions ? outcome.answer : null,
       });
