@@ -32,5 +32,25 @@ describe("a failed sync's summary", () => {
     expect(run.summary.error).toEqual({ code: "sync_failed", message: "The sync failed unexpectedly; the server's log has the details." });
     const listed = await (await fetch(`${server.url}/v1/sources/${source.id}`, { headers: { authorization: `Bearer ${server.key}` } })).json();
     expect(JSON.stringify(listed.last_sync)).not.toMatch(/Invalid string length|\/srv\//);
+    expect(run.recorded).toBe(true);
+  });
+
+  it("says when its summary could not be recorded (the schedule then keeps its retry pause)", async () => {
+    const source = (await server.services.catalog.get(server.sources.pg))!;
+    const catalog = { ...server.services.catalog, recordSync: async () => Promise.reject(new Error("database unavailable")) };
+    const run = await runSync(
+      { ...server.services, catalog },
+      { id: source.id, name: source.name, baseUrl: source.baseUrl, description: source.description, origin: "https://docs.example/" },
+      {
+        trigger: "manual",
+        holder: "test",
+        documents: () =>
+          (async function* (): AsyncGenerator<SourceDocument> {
+            yield* [];
+            throw new Error("the site went away");
+          })(),
+      },
+    );
+    expect(run).toMatchObject({ recorded: false, summary: { status: "failed" } });
   });
 });

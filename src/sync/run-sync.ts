@@ -39,6 +39,8 @@ export interface SyncRun {
   result?: IngestResult;
   /** Why it failed, when it did. */
   error?: unknown;
+  /** Whether its summary reached the catalog (the next sync's time is counted from it). */
+  recorded: boolean;
 }
 
 /** Someone else (another process or instance) is syncing the source now. */
@@ -145,12 +147,17 @@ export async function runSync(
       .catch(() => {});
     const summary = summarise(trigger, started, { status: "ok", result });
     await deps.catalog.recordSync(id, summary);
-    return { summary, result };
+    return { summary, result, recorded: true };
   } catch (error) {
     const summary = summarise(trigger, started, { status: "failed", error, origin: target.origin });
     // Stopped from outside (the server stopping): nothing was tried to the end, so nothing is recorded.
-    if (id && !signal?.aborted) await deps.catalog.recordSync(id, summary).catch(() => {});
-    return { summary, error };
+    const recorded =
+      Boolean(id && !signal?.aborted) &&
+      (await deps.catalog.recordSync(id!, summary).then(
+        () => true,
+        () => false,
+      ));
+    return { summary, error, recorded };
   } finally {
     clearInterval(heartbeat);
     clearTimeout(deadline);

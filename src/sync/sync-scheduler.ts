@@ -82,8 +82,9 @@ export function startSyncScheduler({
         timeLimitMs,
       });
       const { summary } = run;
-      // Ran and recorded: its next time is its interval's, however short, not this process's retry pause.
-      notBefore.delete(source.id);
+      // Ran and recorded: its next time is its interval's, however short, not this process's retry pause
+      // (which stays when the catalog could not take the summary: its due time would still be the old one).
+      if (run.recorded) notBefore.delete(source.id);
       // Removed since the list was read: nothing was synced, and nothing is to be said.
       if (summary.error?.code === SOURCE_REMOVED) return void logger.debug({ source_id: source.id }, "sync skipped: source removed");
       onSync?.(summary, source);
