@@ -28,6 +28,11 @@ describe("retrievalQuery", () => {
     const followUp = { role: "user" as const, content: "and how do I drop it?" };
     expect(retrievalQuery([context, notes, followUp], englishAnalyzer)).toBe(followUp.content);
     expect(retrievalQuery([previous, context, followUp], englishAnalyzer)).toBe(`${followUp.content} ${previous.content}`);
+    // A client that wraps every question in tags wrapped the earlier ones so too: those are questions.
+    const wrapped = (q: string) => ({ role: "user" as const, content: `<user_query>${q}</user_query>` });
+    expect(retrievalQuery([wrapped("How do I create an index?"), wrapped("and how do I drop it?")], englishAnalyzer)).toBe(
+      "<user_query>and how do I drop it?</user_query> <user_query>How do I create an index?</user_query>",
+    );
     // A question that only begins with a tag is a question.
     const tagged = { role: "user" as const, content: "<b>How</b> do I create an index?" };
     expect(retrievalQuery([tagged, followUp], englishAnalyzer)).toBe(`${followUp.content} ${tagged.content}`);

@@ -35,7 +35,10 @@ export function retrievalQuery(messages: readonly ChatMessage[], analyzer: TextA
     .map((m) => messageText(m).trim())
     .filter(Boolean);
   const last = userTurns.at(-1) ?? "";
-  const asked = userTurns.slice(0, -1).filter((t) => !isContextBlock(t));
+  // Tagged turns are context when the question is not written so: a client that wraps every question in tags
+  // (`<user_query>…</user_query>`) asked its earlier ones so too.
+  const tagged = isContextBlock(last);
+  const asked = userTurns.slice(0, -1).filter((t) => tagged || !isContextBlock(t));
   if (asked.length === 0) return last;
   // Only whether it has more than two terms matters: a long message is not read to its end. Three make a question
   // of its own ("revoke API key"); one or two ("any downside?") lean on what came before.
