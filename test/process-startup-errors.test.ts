@@ -54,6 +54,13 @@ describe("start-up failures", () => {
       expect(exit.code).toBe(1);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^docent: cannot open the index .*index\.db: file is not a database \(SQLITE_NOTADB\)\.$/);
+      // Nor can a folder in its place be opened.
+      fs.rmSync(path.join(dir, "index.db"));
+      fs.mkdirSync(path.join(dir, "index.db"));
+      const folder = await startExpectingFailure({ DATA_DIR: dir });
+      expect(folder.exit.code).toBe(1);
+      expect(folder.lines).toHaveLength(1);
+      expect(folder.lines[0]).toMatch(/^docent: cannot open the index .*index\.db: /);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

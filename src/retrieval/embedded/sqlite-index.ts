@@ -57,7 +57,12 @@ export function openSqliteIndex(
   } = {},
 ): SqliteIndex {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file);
+  let db: Database.Database;
+  try {
+    db = new Database(file);
+  } catch (error) {
+    throw sqliteStartupError(error, file, "the index") ?? error;
+  }
   let unindexed: ReturnType<typeof migrateIndex>;
   try {
     db.pragma("journal_mode = WAL");
