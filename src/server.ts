@@ -101,7 +101,7 @@ export async function startServer(
         await services.keys.revoke(created.id).catch(() => {});
         await Promise.all([listener.stop(0), services.close()]).catch(() => {});
         throw new StartupError(
-          `could not write the first API key to ${FIRST_KEY_FILE} in DATA_DIR (${systemReason(error) ?? (error as Error).message}); it was revoked. Fix DATA_DIR, or make a key with the CLI: keys create --name NAME.`,
+          `could not write the first API key to ${FIRST_KEY_FILE} in DATA_DIR (${systemReason(error) ?? (error as Error).message}); it was revoked. Make a key with the CLI: keys create --name NAME (a start with a key already made, revoked or not, makes none).`,
           { cause: error },
         );
       }

@@ -107,7 +107,7 @@ describe("first start with no terminal", () => {
     const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", DOCENT_DEMO: "0" });
     try {
       await expect(startServer(config, { log: () => {}, logger: silentLogger(), firstKeyTo: "file" })).rejects.toThrow(
-        /^could not write the first API key to first-api-key in DATA_DIR \(.+\); it was revoked\. .*keys create --name NAME\.$/,
+        /^could not write the first API key to first-api-key in DATA_DIR \(.+\); it was revoked\. Make a key with the CLI: keys create --name NAME/,
       );
       const again = await startServer(config, { log: () => {}, logger: silentLogger(), firstKeyTo: "file" });
       try {
