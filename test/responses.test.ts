@@ -193,6 +193,30 @@ describe("the Responses API", () => {
     expect(sent.messages.at(-1)).toEqual({ role: "user", content: QUESTION });
   });
 
+  it("takes include_references from the URL for clients that cannot add body fields (Codex CLI's query_params); the body's own value wins", async () => {
+    const ask = (query: string, body: object = {}) =>
+      fetch(`${server.url}/v1/responses${query}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "agent", input: QUESTION, sources: [server.sources.pg], ...body }),
+      });
+    const text = async (response: Response) => ((await response.json()) as any).output[0].content[0].text as string;
+    const withRefs = await text(await ask("?include_references=true"));
+    expect(withRefs).toMatch(/\n\nReferences:\n\[1\] .+: https:\/\/www\.postgresql\.org\/docs\/15\//);
+    expect(await text(await ask(""))).not.toContain("References:");
+    expect(await text(await ask("?include_references=true", { include_references: false }))).not.toContain("References:");
+    const bad = await ask("?include_references=yes");
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as any).error).toMatchObject({ param: "include_references", type: "invalid_request_error" });
+    // Chat completions read it the same way.
+    const chat = await fetch(`${server.url}/v1/chat/completions?include_references=1`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "agent", messages: [{ role: "user", content: QUESTION }], sources: [server.sources.pg] }),
+    });
+    expect(((await chat.json()) as any).choices[0].message.content).toContain("\n\nReferences:\n[1] ");
+  });
+
   it("a reply cut at max_output_tokens is incomplete, as OpenAI reports it", async () => {
     fake.queue({ kind: "reply", text: "Use CLUSTER", finish: "length" });
     const response: any = await client.responses.create(ask({ model: "provider_a", max_output_tokens: 2 }));

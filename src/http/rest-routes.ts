@@ -7,6 +7,7 @@ import { type AdmissionEnv, admission, callerOf } from "./admission.ts";
 import { limitBody } from "./body-limit.ts";
 import { errorBody } from "./error-response.ts";
 import { jsonBody } from "./json-body.ts";
+import { includeReferencesQuery } from "./query-flags.ts";
 import { responsesRoutes } from "./responses/responses-routes.ts";
 import { sseResponse } from "./sse.ts";
 import { type UsageRouteDeps, usageRoutes } from "./usage-routes.ts";
@@ -26,6 +27,7 @@ export function restRoutes({ engine, resources, maxBodyBytes, usage, ...admitDep
   app.post("/chat/completions", limitBody(maxBodyBytes, { rereadable: false }), async (c) => {
     const body = await jsonBody(c);
     const request = parseChatRequest(body);
+    request.include_references ??= includeReferencesQuery(c);
     const caller = callerOf(c.get("admission"));
     const run = await runCompletion(engine, request, { signal: c.req.raw.signal, caller });
     const headers = {

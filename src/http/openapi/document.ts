@@ -56,6 +56,14 @@ const modelHeaders = {
   "x-docent-sources": { description: "Comma-separated ids of the knowledge sources used.", schema: { type: "string" as const } },
 };
 
+/** `include_references` in the URL, for clients that cannot add body fields (query-flags.ts). */
+const IncludeReferencesQuery = z.object({
+  include_references: z
+    .enum(["true", "false", "1", "0"])
+    .optional()
+    .meta({ description: "As the body's include_references, when the body does not set it (Codex CLI's query_params)." }),
+});
+
 /**
  * OpenAPI 3.1 for the REST surface, generated from the zod schemas the routes
  * validate requests with (core's ChatCompletionRequest, the Responses
@@ -75,7 +83,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
     path: "/v1/chat/completions",
     summary: "Answer a question from the knowledge sources (OpenAI chat completions, SPEC.md)",
     security,
-    request: { body: { required: true, content: json(ChatCompletionRequest) } },
+    request: { query: IncludeReferencesQuery, body: { required: true, content: json(ChatCompletionRequest) } },
     responses: {
       200: {
         description: "A completion (`stream` false), or server-sent events of ChatCompletionChunk ending with `data: [DONE]` (`stream` true).",
@@ -90,7 +98,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
     path: "/v1/responses",
     summary: "Answer a question (OpenAI Responses API); docent stores nothing",
     security,
-    request: { body: { required: true, content: json(ResponsesRequest) } },
+    request: { query: IncludeReferencesQuery, body: { required: true, content: json(ResponsesRequest) } },
     responses: {
       200: {
         description:

@@ -5,6 +5,7 @@ import { type CompletionOpener, runCompletion } from "../../core/run-completion.
 import { type AdmissionEnv, callerOf } from "../admission.ts";
 import { limitBody } from "../body-limit.ts";
 import { jsonBody } from "../json-body.ts";
+import { includeReferencesQuery } from "../query-flags.ts";
 import { sseResponse } from "../sse.ts";
 import { parseResponsesRequest } from "./parse-request.ts";
 import { responseEvents } from "./response-events.ts";
@@ -27,6 +28,7 @@ export function responsesRoutes({ engine, maxBodyBytes }: ResponsesDeps) {
   app.post("/", limitBody(maxBodyBytes, { rereadable: false }), async (c) => {
     const body = await jsonBody(c);
     const parsed = parseResponsesRequest(body);
+    parsed.include_references ??= includeReferencesQuery(c);
     const mapped = toChatRequest(parsed);
     const caller = callerOf(c.get("admission"));
     const inResponsesTerms = (error: unknown) => mapped.inResponsesTerms(toDocentError(error));
