@@ -111,8 +111,9 @@ describe("REST with provider models", () => {
     expect(chunks.map((c) => c.choices[0]?.delta.refusal ?? "").join("")).toBe(text);
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? "").join("")).toBe("");
     expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe("stop");
-    // No chunk after the role's says there is text.
-    expect(chunks.slice(1).every((c) => c.choices[0]!.delta.content === null)).toBe(true);
+    // The role's chunk already says the reply is a refusal, as OpenAI's does; no chunk says there is text.
+    expect(chunks[0]!.choices[0]!.delta).toMatchObject({ role: "assistant", content: null, refusal: "" });
+    expect(chunks.every((c) => c.choices[0]!.delta.content === null)).toBe(true);
     expect(chunks.every((c) => c.url_references.length === 0)).toBe(true);
 
     // Sent back as the SDK hands it over (content null, refusal set) or as a refusal part: the assistant's turn is what it said.

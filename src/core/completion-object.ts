@@ -172,10 +172,14 @@ export async function* completionChunks(
       url_references: urls,
     },
   });
-  yield chunk({ role: "assistant", content: "" });
+  // The role's chunk says which kind the reply is, as OpenAI's does: a refusal's opens with content null and refusal "".
+  // The engine has the first part by the time a completion is open, so looking at it delays nothing.
+  const parts = opened.parts[Symbol.asyncIterator]();
+  const first = await parts.next();
+  yield chunk(!first.done && first.value.type === "refusal-delta" ? { role: "assistant", refusal: "" } : { role: "assistant", content: "" });
   let content = "";
   let refused = false;
-  for await (const part of opened.parts) {
+  for await (const part of withFirst(first, parts)) {
     if (part.type === "text-delta") {
       content += part.delta;
       yield chunk({ content: part.delta });
@@ -194,5 +198,16 @@ export async function* completionChunks(
       yield chunk(refused ? { annotations: [] } : { content: "", annotations: citations(content, references) }, part.finishReason);
       if (includeUsage) yield chunk({}, null, toUsage(part.usage), false);
     }
+  }
+}
+
+/** The parts again, the first already read; leaving early closes the source. */
+async function* withFirst<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncGenerator<T> {
+  try {
+    if (first.done) return;
+    yield first.value;
+    for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+  } finally {
+    await rest.return?.();
   }
 }
