@@ -205,6 +205,11 @@ describe("the Responses API", () => {
     expect(withRefs).toMatch(/\n\nReferences:\n\[1\] .+: https:\/\/www\.postgresql\.org\/docs\/15\//);
     expect(await text(await ask(""))).not.toContain("References:");
     expect(await text(await ask("?include_references=true", { include_references: false }))).not.toContain("References:");
+    // A JSON reply takes none from the URL (the setting is the client's, for every request): it is not refused for it.
+    fake.queue({ kind: "reply", text: VALID });
+    const json = await ask("?include_references=true", { model: "provider_a", text: { format: { type: "json_schema", name: "cmd", schema: SCHEMA } } });
+    expect(json.status).toBe(200);
+    expect(JSON.parse(await text(json))).toMatchObject({ command: expect.any(String) });
     const bad = await ask("?include_references=yes");
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as any).error).toMatchObject({ param: "include_references", type: "invalid_request_error" });

@@ -27,7 +27,7 @@ export function restRoutes({ engine, resources, maxBodyBytes, usage, ...admitDep
   app.post("/chat/completions", limitBody(maxBodyBytes, { rereadable: false }), async (c) => {
     const body = await jsonBody(c);
     const request = parseChatRequest(body);
-    request.include_references ??= includeReferencesQuery(c);
+    request.include_references ??= includeReferencesQuery(c, { json: (request.response_format?.type ?? "text") !== "text" });
     const caller = callerOf(c.get("admission"));
     const run = await runCompletion(engine, request, { signal: c.req.raw.signal, caller });
     const headers = {

@@ -61,7 +61,7 @@ const IncludeReferencesQuery = z.object({
   include_references: z
     .enum(["true", "false", "1", "0"])
     .optional()
-    .meta({ description: "As the body's include_references, when the body does not set it (Codex CLI's query_params)." }),
+    .meta({ description: "As the body's include_references, when the body does not set it and the reply is text (Codex CLI's query_params)." }),
 });
 
 /**

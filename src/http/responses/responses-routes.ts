@@ -28,7 +28,7 @@ export function responsesRoutes({ engine, maxBodyBytes }: ResponsesDeps) {
   app.post("/", limitBody(maxBodyBytes, { rereadable: false }), async (c) => {
     const body = await jsonBody(c);
     const parsed = parseResponsesRequest(body);
-    parsed.include_references ??= includeReferencesQuery(c);
+    parsed.include_references ??= includeReferencesQuery(c, { json: (parsed.text?.format?.type ?? "text") !== "text" });
     const mapped = toChatRequest(parsed);
     const caller = callerOf(c.get("admission"));
     const inResponsesTerms = (error: unknown) => mapped.inResponsesTerms(toDocentError(error));
