@@ -1,9 +1,8 @@
-import fs from "node:fs";
-import path from "node:path";
 import { createApp, type HealthStatus } from "./app.ts";
 import { type AppServices, createServices } from "./app-services.ts";
 import type { Config } from "./config.ts";
 import { ensureDemoSource } from "./demo-source.ts";
+import { FIRST_KEY_FILE, firstKeyBanner, writeFirstKeyFile } from "./first-key.ts";
 import { type Listener, listen } from "./listener.ts";
 import { createLogger, type Logger } from "./logging/logger.ts";
 import { StartupError, systemReason } from "./startup-error.ts";
@@ -23,9 +22,6 @@ export interface RunningServer {
    */
   close(options?: { graceMs?: number }): Promise<void>;
 }
-
-/** Where the first API key is written when nobody is at a terminal (see StartOptions.firstKeyTo). */
-export const FIRST_KEY_FILE = "first-api-key";
 
 export interface StartOptions {
   /** Where the first API key is shown, once, to the person starting the service (never to the logger). */
@@ -89,13 +85,8 @@ export async function startServer(
     // With no source yet (DOCENT_DEMO=0), a question would only be told so: the first step is adding one.
     const noSource = (await services.catalog.list()).length === 0;
     if (firstKeyTo === "file") {
-      const file = path.join(config.DATA_DIR, FIRST_KEY_FILE);
       try {
-        // DATA_DIR may not exist yet (PostgreSQL and Weaviate need none); the file is made afresh, so its mode is this one.
-        fs.mkdirSync(config.DATA_DIR, { recursive: true });
-        fs.rmSync(file, { force: true });
-        fs.writeFileSync(file, `${created.key}\n`, { mode: 0o600 });
-        fs.chmodSync(file, 0o600);
+        writeFirstKeyFile(config.DATA_DIR, created.key);
       } catch (error) {
         // A key nobody can read is no key: it is revoked, and the operator is told how to make one.
         await services.keys.revoke(created.id).catch(() => {});
@@ -109,21 +100,7 @@ export async function startServer(
         { file: FIRST_KEY_FILE },
         `docent: created the first API key; it is in ${FIRST_KEY_FILE} in DATA_DIR, readable by this user only (never in the log): read it, keep it, delete the file.${noSource ? " There is no knowledge source yet: add one with the CLI's sources add." : ""}`,
       );
-    } else
-      log(
-        [
-          `docent: created your first API key (shown once, store it now):`,
-          ``,
-          `  ${created.key}`,
-          ``,
-          ...(noSource
-            ? [`There is no knowledge source yet; add one first, e.g.:`, `  npm run cli -- sources add --name NAME --dir PATH --base-url URL`, `then try it:`]
-            : [`Try it:`]),
-          `  curl ${url}/v1/chat/completions -H "Authorization: Bearer ${created.key}" -H "Content-Type: application/json" \\`,
-          `    -d '{"model":"agent","messages":[{"role":"user","content":"How do I add a knowledge source?"}]}'`,
-          ``,
-        ].join("\n"),
-      );
+    } else log(firstKeyBanner(created.key, url, noSource));
   }
   // Fresh sources: each due one is synced in the background (SYNC_INTERVAL, or a source's own --refresh).
   const scheduler = startSyncScheduler({

@@ -46,6 +46,10 @@ export class DocentError extends Error {
   }
 }
 
+/** The wait an error asks for in whole seconds, at least 1 (`Retry-After`'s form on every interface); null when it asks none. */
+export const waitSeconds = (error: Pick<DocentError, "retryAfter">): number | null =>
+  error.retryAfter === null ? null : Math.max(1, Math.ceil(error.retryAfter));
+
 export const badRequest = (message: string, param: string | null = null, reason: string | null = "invalid_value") =>
   new DocentError("BAD_REQUEST", message, { param, reason });
 

@@ -1,4 +1,4 @@
-import { DocentError } from "./errors.ts";
+import { DocentError, waitSeconds } from "./errors.ts";
 
 /**
  * The rate-limiter port: every authenticated request acquires a lease for its
@@ -32,7 +32,7 @@ export interface RateLimits {
 
 /** The error every implementation throws, so each interface maps one shape (REST: 429 with Retry-After). */
 export function rateLimitExceeded(limit: "per-minute" | "concurrent", value: number, retryAfterSeconds: number): DocentError {
-  const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds));
+  const retryAfter = waitSeconds({ retryAfter: retryAfterSeconds })!;
   const requests = `${value} request${value === 1 ? "" : "s"}`;
   const message =
     limit === "per-minute"

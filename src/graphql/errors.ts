@@ -1,6 +1,6 @@
 import { GraphQLError } from "graphql";
 import { createGraphQLError, maskError as yogaMaskError } from "graphql-yoga";
-import { DocentError, type ErrorCode } from "../core/errors.ts";
+import { DocentError, type ErrorCode, waitSeconds } from "../core/errors.ts";
 import { HTTP_STATUS } from "../http/error-response.ts";
 
 /** Our error codes in GraphQL's customary `extensions.code` vocabulary. */
@@ -18,11 +18,11 @@ export function toGraphQLError(error: DocentError): GraphQLError {
       reason: error.reason,
       retryable: error.retryable,
       // Seconds to wait before trying again (a provider's 503, a limit): the header's figure, since an execution error's response is a 200.
-      ...(error.retryAfter !== null && { retryAfter: Math.max(1, Math.ceil(error.retryAfter)) }),
+      ...(error.retryAfter !== null && { retryAfter: waitSeconds(error) }),
       ...((error.code === "UNAUTHORIZED" || error.code === "TOO_MANY_REQUESTS") && {
         http: {
           status: HTTP_STATUS[error.code],
-          ...(error.retryAfter !== null && { headers: { "retry-after": String(Math.max(1, Math.ceil(error.retryAfter))) } }),
+          ...(error.retryAfter !== null && { headers: { "retry-after": String(waitSeconds(error)) } }),
         },
       }),
     },
@@ -136,7 +136,7 @@ export function streamErrorResponse(status: keyof typeof STREAM_ERROR, message: 
 /** A refusal (401, 429) before Yoga runs, as a GraphQL-over-HTTP error response. */
 export function refusalResponse(error: DocentError): Response {
   const headers: Record<string, string> = { "content-type": "application/json" };
-  if (error.retryAfter !== null) headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfter)));
+  if (error.retryAfter !== null) headers["retry-after"] = String(waitSeconds(error));
   const body = { errors: [{ message: error.message, extensions: { code: GRAPHQL_CODE[error.code] ?? error.code, reason: error.reason } }] };
   return new Response(JSON.stringify(body), { status: HTTP_STATUS[error.code], headers });
 }

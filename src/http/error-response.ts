@@ -1,4 +1,4 @@
-import type { DocentError, ErrorCode } from "../core/errors.ts";
+import { type DocentError, type ErrorCode, waitSeconds } from "../core/errors.ts";
 
 /** The one place DocentErrors become OpenAI-shaped HTTP errors. */
 export const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -35,6 +35,6 @@ export function errorBody(error: DocentError): OpenAIErrorBody {
 export function errorResponse(error: DocentError): Response {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (error.code === "UNAUTHORIZED") headers["www-authenticate"] = 'Bearer realm="docent"';
-  if (error.retryAfter !== null) headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfter)));
+  if (error.retryAfter !== null) headers["retry-after"] = String(waitSeconds(error));
   return new Response(JSON.stringify(errorBody(error)), { status: HTTP_STATUS[error.code], headers });
 }

@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { type DocentError, toDocentError } from "../core/errors.ts";
+import { type DocentError, toDocentError, waitSeconds } from "../core/errors.ts";
 import { HTTP_STATUS } from "../http/error-response.ts";
 import type { Logger } from "../logging/logger.ts";
 
@@ -18,7 +18,7 @@ export function toolError(error: unknown, logger: Logger, tool: string): CallToo
   const docent = toDocentError(error);
   if (docent.code === "INTERNAL_SERVER_ERROR") logger.error({ err: docent.cause ?? error, interface: "mcp", tool }, "unexpected error");
   const hint = docent.reason ? NEXT_STEP[docent.reason] : undefined;
-  const retry = docent.retryAfter !== null ? ` Retry after ${Math.max(1, Math.ceil(docent.retryAfter))} s.` : "";
+  const retry = docent.retryAfter !== null ? ` Retry after ${waitSeconds(docent)} s.` : "";
   return { content: [{ type: "text", text: `${docent.message}${hint ? ` ${hint}` : ""}${retry}` }], isError: true };
 }
 
@@ -31,7 +31,7 @@ export function toolError(error: unknown, logger: Logger, tool: string): CallToo
 export function refusalResponse(error: DocentError): Response {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (error.code === "UNAUTHORIZED") headers["www-authenticate"] = 'Bearer realm="docent"';
-  if (error.retryAfter !== null) headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfter)));
+  if (error.retryAfter !== null) headers["retry-after"] = String(waitSeconds(error));
   const body = { jsonrpc: "2.0", id: null, error: { code: -32000, message: error.message, data: { code: error.code, reason: error.reason } } };
   return new Response(JSON.stringify(body), { status: HTTP_STATUS[error.code], headers });
 }

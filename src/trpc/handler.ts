@@ -2,7 +2,7 @@ import { getTRPCErrorShape } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import type { Admission } from "../auth/admit.ts";
-import { DocentError } from "../core/errors.ts";
+import { DocentError, waitSeconds } from "../core/errors.ts";
 import { createContextInner, type TrpcServices } from "./context.ts";
 import { appRouter } from "./router.ts";
 import { toTRPCError } from "./trpc.ts";
@@ -22,7 +22,7 @@ export function createTrpcHandler(services: TrpcServices) {
         createContext: () => createContextInner(services, admission),
         // A call refused for a while (a provider's 503, a limit) says how long, as REST and GraphQL do.
         responseMeta: ({ errors }) => {
-          const wait = longestWait(errors.map((e) => (e.cause instanceof DocentError ? e.cause.retryAfter : null)));
+          const wait = longestWait(errors.map((e) => (e.cause instanceof DocentError ? waitSeconds(e.cause) : null)));
           return wait === null ? {} : { headers: { "retry-after": wait } };
         },
         onError: ({ error, path }) => {
@@ -69,14 +69,14 @@ export function trpcErrorResponse(error: DocentError, url: string): Response {
   // One shape per call of a batch the adapter would take; past that, one (the adapter refuses such a batch whole).
   const batch = new URL(url).searchParams.get("batch") === "1" && paths.length <= MAX_BATCH_SIZE;
   const body = batch ? paths.map(shapeFor) : shapeFor(paths.length <= MAX_BATCH_SIZE ? paths.join(",") : "");
-  const wait = longestWait([error.retryAfter]);
+  const wait = longestWait([waitSeconds(error)]);
   return Response.json(body, { status: getHTTPStatusCodeFromError(trpcError), headers: wait === null ? {} : { "retry-after": wait } });
 }
 
-/** `Retry-After` in whole seconds (at least 1) for the longest of the waits, null when none was given. */
+/** `Retry-After` for the longest of the calls' waits (whole seconds), null when none asked one. */
 function longestWait(waits: Array<number | null>): string | null {
   const known = waits.filter((w): w is number => w !== null);
-  return known.length ? String(Math.max(1, Math.ceil(Math.max(...known)))) : null;
+  return known.length ? String(Math.max(...known)) : null;
 }
 
 /** The procedure paths a tRPC URL calls, as tRPC's fetch adapter splits its path decoded whole (so `%2C` separates calls too). */

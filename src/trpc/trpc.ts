@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
-import { DocentError, toDocentError } from "../core/errors.ts";
+import { DocentError, toDocentError, waitSeconds } from "../core/errors.ts";
 import { zodToBadRequest } from "../core/validate-request.ts";
 import type { TrpcContext } from "./context.ts";
 
@@ -32,7 +32,7 @@ const t = initTRPC.context<TrpcContext>().create({
         param: docent?.param ?? null,
         reason: docent?.reason ?? (unparsed ? "invalid_json" : null),
         // Seconds to wait before trying again, also sent as `Retry-After` (handler.ts).
-        retryAfter: docent?.retryAfter == null ? null : Math.max(1, Math.ceil(docent.retryAfter)),
+        retryAfter: docent ? waitSeconds(docent) : null,
         stack: undefined,
       },
     };
