@@ -111,6 +111,27 @@ describe("REST over raw HTTP", () => {
     await expectError(await post({ ...question, pad: "x".repeat(4096) }), 413, { code: "request_too_large" });
   });
 
+  it("reads a chunked body (no content-length) counting its bytes: answered within MAX_BODY_BYTES, 413 over it", async () => {
+    // A body of several chunks, sent with transfer-encoding: chunked, so no length is declared up front.
+    const chunked = (text: string) =>
+      fetch(`${server.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+        body: new ReadableStream({
+          start(controller) {
+            for (let at = 0; at < text.length; at += 500) controller.enqueue(new TextEncoder().encode(text.slice(at, at + 500)));
+            controller.close();
+          },
+        }),
+        duplex: "half",
+      } as RequestInit);
+    const within = await chunked(JSON.stringify({ ...question, pad: "x".repeat(1200) }));
+    expect(within.status).toBe(200);
+    expect(((await within.json()) as { object: string }).object).toBe("chat.completion");
+    await expectError(await chunked(JSON.stringify({ ...question, pad: "x".repeat(4096) })), 413, { code: "request_too_large" });
+    await expectError(await chunked("{not json"), 400, { code: "invalid_json" });
+  });
+
   it("requires a valid, unrevoked key on every /v1 route", async () => {
     for (const path of ["/v1/models", "/v1/sources"]) {
       await expectError(await fetch(`${server.url}${path}`), 401, { code: "missing_api_key", type: "invalid_request_error" });

@@ -46,12 +46,19 @@ export const limitBody = (
     },
   });
   return async (c, next) => {
-    let within = false;
-    const refused = await size(c, async () => {
-      within = true;
-    });
-    if (!within) return refused;
-    if (!c.req.raw.body) return next();
+    const framing = bodyFraming(c);
+    if (framing === "none") return next();
+    // A declared length (Node's parser reads exactly that many bytes) is checked without reading: the body is then
+    // read straight from Node's request. Only a chunked body is counted as it streams, through the web Request.
+    if (framing === "chunked") {
+      let within = false;
+      const refused = await size(c, async () => {
+        within = true;
+      });
+      if (!within) return refused;
+    } else if (framing > maxBytes) {
+      return size(c, async () => {});
+    }
     let text: string;
     try {
       text = await c.req.text();
@@ -68,8 +75,22 @@ export const limitBody = (
   };
 };
 
+/**
+ * How a request's body is framed, told from its method and headers as HTTP/1.1 tells it: none, chunked, or a
+ * declared length. Asking the request for its `body` instead would make @hono/node-server build a web `Request`
+ * around Node's, the body a web stream (about 0.3 ms of CPU a request, a tenth of docent's own).
+ */
+function bodyFraming(c: Context): "none" | "chunked" | number {
+  if (c.req.method === "GET" || c.req.method === "HEAD") return "none";
+  if (c.req.header("transfer-encoding") !== undefined) return "chunked";
+  const length = Number(c.req.header("content-length") ?? 0);
+  return length > 0 ? length : "none";
+}
+
 /** Node's error for a request body cut short by its client (the connection closed or reset before its end). */
-const leftMidBody = (error: unknown) => error instanceof Error && ((error as { code?: string }).code === "ECONNRESET" || error.message === "aborted");
+const leftMidBody = (error: unknown) =>
+  error instanceof Error &&
+  ((error as { code?: string }).code === "ECONNRESET" || error.message === "aborted" || error.message === "Client connection prematurely closed.");
 
 /** The refusal of JSON over a shape limit (a body's, or a GraphQL GET's query-string variables). */
 export function jsonShapeError(problem: "depth" | "values"): DocentError {
