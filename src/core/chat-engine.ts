@@ -17,6 +17,7 @@ import { groundPages } from "./references.ts";
 import { fixedReply, relay, withExtraUsage } from "./reply-stream.ts";
 import type { Retriever } from "./retriever.ts";
 import { type Selection, selectSources } from "./select-sources.ts";
+import { setAsideTerms } from "./set-aside-phrases.ts";
 import { type SmallTalk, smallTalk, smallTalkReply, whatDocentAnswers, withoutPleasantries } from "./small-talk.ts";
 import type { SourceCatalog, SourceInfo } from "./source-catalog.ts";
 import { type IsWord, withoutSourceNames } from "./source-names.ts";
@@ -92,8 +93,15 @@ export function createChatEngine(deps: ChatEngineDeps) {
     let picked: Selection;
     if (ids) {
       const sources = namedSources(ids, catalog);
-      const result = await retrieve({ query: withoutSourceNames(query, sources, deps), sourceIds: sources.map((s) => s.id), limit, signal });
-      picked = { sources, named: true, pages: rankPages(result), matches: result.matches, terms: result.terms };
+      const searched = withoutSourceNames(query, sources, deps);
+      const result = await retrieve({ query: searched, sourceIds: sources.map((s) => s.id), limit, signal });
+      picked = {
+        sources,
+        named: true,
+        pages: rankPages(result, { aside: setAsideTerms(searched, result.matches) }),
+        matches: result.matches,
+        terms: result.terms,
+      };
     } else {
       picked = await selectSources(query, catalog, retrieve, { limit, choose, analyzer: deps.analyzer, isWord: deps.isWord, wholeIndex, signal });
     }

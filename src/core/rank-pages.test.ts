@@ -52,6 +52,21 @@ describe("rankPages coverage", () => {
     expect(pages.map((p) => p.coverage)).toEqual([1, 1]);
     expect(pages.map((p) => p.url)).toEqual(["y", "x"]);
   });
+
+  it("leaves the terms set aside out of coverage, not out of ranking", () => {
+    // "run unit tests without installing jest or mocha": the tools done without are words no page holds, weighing most.
+    const terms = [term("run", 2), term("unit", 4), term("test", 3), term("jest", 12), term("mocha", 12)];
+    const asked = [terms[0]!, terms[1]!, terms[2]!];
+    expect(coverageOf(terms, asked)).toBeCloseTo(9 / 33);
+    const aside = new Set(["jest", "mocha"]);
+    const [page] = rankPages({ terms, chunks: [chunk("a", ["run", "unit", "test"])] }, { aside });
+    expect(page!.coverage).toBeCloseTo(1);
+    // A phrase set aside may be what the passage answers ("keeps working without recompiling"): never a smaller share.
+    const [answering] = rankPages({ terms, chunks: [chunk("b", ["jest", "mocha"])] }, { aside });
+    expect(answering!.coverage).toBeCloseTo(24 / 33);
+    // Ranking still counts every term: the page's score is the same with or without the aside.
+    expect(page!.score).toBeCloseTo(rankPages({ terms, chunks: [chunk("a", ["run", "unit", "test"])] })[0]!.score);
+  });
 });
 
 describe("referenceUrl", () => {

@@ -1,6 +1,7 @@
 import type { ModelSourceChoice, SourceCandidate } from "./model-source-choice.ts";
 import { type RankedPage, rankPages } from "./rank-pages.ts";
 import type { RetrievalResult, Retriever } from "./retriever.ts";
+import { setAsideTerms } from "./set-aside-phrases.ts";
 import type { SourceInfo } from "./source-catalog.ts";
 import { type IsWord, mentionedSources, withoutSourceNames } from "./source-names.ts";
 import type { TextAnalyzer } from "./text-analyzer.ts";
@@ -64,7 +65,7 @@ export async function selectSources(
   // does not know (a source whose removal is still under way) are dropped after.
   const known = new Set(candidates.map((s) => s.id));
   const result = await retrieve({ query: searched, sourceIds: named.length > 0 || !wholeIndex ? [...known] : undefined, limit: limit * 2, signal });
-  const pages = rankPages({ ...result, chunks: result.chunks.filter((c) => known.has(c.sourceId)) });
+  const pages = rankPages({ ...result, chunks: result.chunks.filter((c) => known.has(c.sourceId)) }, { aside: setAsideTerms(searched, result.matches) });
   // A source's evidence is its three best pages, not one lucky page.
   const perSource = new Map<string, number[]>();
   for (const page of pages) {

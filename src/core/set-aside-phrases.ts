@@ -1,0 +1,33 @@
+import type { RetrievalResult } from "./retriever.ts";
+
+/**
+ * A phrase the question sets aside: what follows "without", "instead of" or
+ * "rather than", to the end of its clause. It names what the asker does not
+ * want ("without installing jest or mocha", "instead of stashing
+ * everything"), not what the answer is about; words the documentation never
+ * uses are common there (other products, the asker's own workaround).
+ * Bounded: clauses end at punctuation, and at most 200 characters are kept.
+ */
+const SET_ASIDE = /\b(?:without|instead\s+of|rather\s+than)\s+([^.,;:?!\n]{1,200})/gi;
+
+/** The set-aside phrases, each with the words that set it aside ("instead of" is no more the subject than what follows it). */
+export function setAsideText(question: string): string {
+  const phrases: string[] = [];
+  for (const [phrase] of question.matchAll(SET_ASIDE)) phrases.push(phrase);
+  return phrases.join(" ");
+}
+
+/**
+ * The query terms only a set-aside phrase holds, read as the retriever reads
+ * text (its `matches`): a page's coverage may count the rest only (the larger
+ * share counts, see rankPages), so a passage that answers "how do I run tests"
+ * is not judged by whether it also names the tools the asker wants to do
+ * without. A term the question uses outside such a phrase too still counts.
+ */
+export function setAsideTerms(question: string, matches: RetrievalResult["matches"] | undefined): ReadonlySet<string> {
+  const aside = setAsideText(question);
+  if (!aside || !matches) return new Set();
+  const rest = question.replace(SET_ASIDE, " ");
+  const elsewhere = new Set(matches(rest));
+  return new Set(matches(aside).filter((term) => !elsewhere.has(term)));
+}
