@@ -11,6 +11,7 @@ import { createPrismaKeyStore } from "../src/db/prisma-key-store.ts";
 import { sharedEvalFile } from "./eval/shared-file.ts";
 import { firstTokenDelays } from "./rest/first-token.ts";
 import { type Child, nodeFlags, ROOT, startChild } from "./rest/processes.ts";
+import { layersPerRequest } from "./rest/profile-layers.ts";
 import { summarizeProfile } from "./rest/profile-summary.ts";
 import { replicaDataDir } from "./rest/replica-data-dir.ts";
 
@@ -67,10 +68,11 @@ console.log(
   `each figure: ${duration} s of autocannon after ${warmup} s unmeasured; model provider_a; first token over ${probes} sequential streamed requests\n`,
 );
 
-type Target = { name: "docent" | "relay"; url: string; headers: Record<string, string> };
-type Run = { rps: number; meanMs: number; errors: number };
+type Target = { name: "docent" | "relay"; url: string; headers: Record<string, string>; process: Child };
+type Run = { requests: number; rps: number; meanMs: number; errors: number; cpuMs: number; upstreamCpuMs: number };
 
 async function load(target: Target, bodies: string[], connections: number, seconds: number): Promise<Run> {
+  const cpuBefore = [target.process.cpuMs(), upstream.cpuMs()];
   const result = await autocannon({
     url: `${target.url}/v1/chat/completions`,
     connections,
@@ -85,9 +87,13 @@ async function load(target: Target, bodies: string[], connections: number, secon
   const total = result.requests.total;
   // The closed loop's mean latency from its count: autocannon's histogram has 1 ms resolution.
   return {
+    requests: total,
     rps: total / (result.duration || seconds),
     meanMs: (connections * (result.duration || seconds) * 1000) / Math.max(1, total),
     errors: result.errors + result.timeouts + result.non2xx,
+    // What each request cost the process (all its threads: GC helpers too), and the upstream's share.
+    cpuMs: (target.process.cpuMs() - cpuBefore[0]!) / Math.max(1, total),
+    upstreamCpuMs: (upstream.cpuMs() - cpuBefore[1]!) / Math.max(1, total),
   };
 }
 
@@ -146,8 +152,8 @@ async function benchIndex(kind: "demo" | "x10") {
   });
   const startup = (performance.now() - started) / 1000;
   const targets: Target[] = [
-    { name: "docent", url: docent.url, headers: { authorization: `Bearer ${key}` } },
-    { name: "relay", url: relay.url, headers: {} },
+    { name: "docent", url: docent.url, headers: { authorization: `Bearer ${key}` }, process: docent },
+    { name: "relay", url: relay.url, headers: {}, process: relay },
   ];
   const sources = (await (await fetch(`${docent.url}/v1/sources`, { headers: targets[0]!.headers })).json()) as { data: Array<{ chunks: number }> };
   const questions =
@@ -165,6 +171,11 @@ async function benchIndex(kind: "demo" | "x10") {
     `${kind === "demo" ? "demo source" : `×${values.replicas} replica index`}: ${sources.data.length} sources, ${chunks} passages; ${json.length} of ${questions.length} questions answered from them; docent ready in ${fmt(startup, 1)} s`,
   );
   row("", "docent", "bare relay", "docent vs relay");
+  const cpuRows: Array<[string, Run, Run]> = [];
+  // docent's measured runs, on the clock its CPU profile keeps, and the requests sent in them.
+  const measured: Array<[number, number]> = [];
+  let measuredRequests = 0;
+  const now = () => Number(process.hrtime.bigint() / 1000n);
 
   for (const [mode, bodies] of [
     ["JSON", json],
@@ -174,12 +185,18 @@ async function benchIndex(kind: "demo" | "x10") {
       const runs: Record<string, Run> = {};
       for (const target of targets) {
         await load(target, bodies, connections, warmup);
+        const from = now();
         runs[target.name] = await load(target, bodies, connections, duration);
+        if (target.name === "docent") {
+          measured.push([from, now()]);
+          measuredRequests += runs.docent!.requests;
+        }
       }
       const [d, r] = [runs.docent!, runs.relay!];
       const errors = d.errors + r.errors > 0 ? `  (non-2xx/errors: docent ${d.errors}, relay ${r.errors})` : "";
       row(`${mode}, ${connections} conn., mean latency`, `${fmt(d.meanMs)} ms`, `${fmt(r.meanMs)} ms`, `+${fmt(d.meanMs - r.meanMs)} ms`);
       row(`${mode}, ${connections} conn., throughput`, `${fmt(d.rps, 0)} req/s`, `${fmt(r.rps, 0)} req/s`, `× ${fmt(d.rps / r.rps)}${errors}`);
+      cpuRows.push([`${mode}, ${connections} conn.`, d, r]);
     }
   }
   const held: Record<string, Awaited<ReturnType<typeof firstTokenDelays>>> = {};
@@ -197,6 +214,15 @@ async function benchIndex(kind: "demo" | "x10") {
     `${fmt(hr.ttft.p50)} / ${fmt(hr.ttft.p99)} ms`,
     `+${fmt(hd.ttft.p50 - hr.ttft.p50)} ms`,
   );
+  // CPU per request explains the throughput ratio: on a machine the load generator and upstream share,
+  // a closed loop at 16 connections is bound by it (ratio ≈ relay's CPU / docent's CPU a request).
+  for (const [label, d, r] of cpuRows)
+    row(
+      `${label} CPU per request`,
+      `${fmt(d.cpuMs, 3)} ms`,
+      `${fmt(r.cpuMs, 3)} ms`,
+      `× ${fmt(d.cpuMs / Math.max(r.cpuMs, 0.001), 1)} (upstream ${fmt(d.upstreamCpuMs, 3)} / ${fmt(r.upstreamCpuMs, 3)})`,
+    );
   const [rd, rr] = [docent.rss(), relay.rss()];
   row("RSS after the runs (peak)", `${fmt(rd.now, 0)} MB (${fmt(rd.peak, 0)})`, `${fmt(rr.now, 0)} MB (${fmt(rr.peak, 0)})`, "");
   await docent.stop();
@@ -207,6 +233,8 @@ async function benchIndex(kind: "demo" | "x10") {
       fs.copyFileSync(path.join(profileDir, file), kept);
       console.log(`\n  CPU profile of docent (${kept}), self time by function:`);
       console.log(summarizeProfile(kept, 25).replace(/^/gm, "    "));
+      // The main thread's profile (thread 0 in its name: CPU.<date>.<time>.<pid>.<thread>.<n>); workers serve no request.
+      if (/\.\d+\.0\.\d+\.cpuprofile$/.test(file)) console.log(`\n  ${layersPerRequest(kept, measured, measuredRequests).replace(/\n/g, "\n    ")}`);
     }
   }
   console.log("");

@@ -18,6 +18,8 @@ export interface Child {
   output(): string;
   /** Resident set size now and at its peak (VmHWM), in MB, from /proc. */
   rss(): { now: number; peak: number };
+  /** CPU time (user + system, all its threads) used so far, in ms, from /proc. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -47,6 +49,11 @@ export function startChild(
           const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
           const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
           return { now: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+        },
+        cpuMs: () => {
+          // Fields 14 and 15 (utime, stime) after the command's closing parenthesis, in clock ticks (USER_HZ, 100 on Linux).
+          const fields = fs.readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+          return (Number(fields[11]) + Number(fields[12])) * 10;
         },
         async stop() {
           if (child.exitCode === null) child.kill("SIGTERM");
