@@ -211,6 +211,18 @@ describe("MCP at /mcp", () => {
     });
   });
 
+  it("answers a POST with no body, or an empty one, as a parse error (400), not as a failure of its own", async () => {
+    for (const body of [undefined, ""]) {
+      const response = await fetch(`${server.url}/mcp`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body,
+      });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    }
+  });
+
   it("answers bad arguments with a tool error that names them", async () => {
     const cases: Array<[string, Record<string, unknown>, RegExp]> = [
       ["search_docs", { query: "vacuum", limit: 21 }, /limit: Too big/],

@@ -52,19 +52,22 @@ describe("request logs", () => {
     const paths = ["/v1/chat/completions", "/v1/responses", "/v1/feedback", "/graphql", "/trpc/chat.completions.create", "/mcp"];
     const before = log.records().length;
     const { port } = new URL(server.url);
-    for (const path of paths) {
-      await new Promise<void>((resolve) => {
-        const socket = net.connect(Number(port), "127.0.0.1", () => {
-          socket.write(
-            `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.key}\r\nContent-Type: application/json\r\n` +
-              `Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"model":"agent",`,
-          );
-          setTimeout(() => socket.destroy(), 200);
+    // A declared length, and a chunked body (read another way: counted as it streams).
+    const framings = ['Content-Length: 1000\r\n\r\n{"model":"agent",', 'Transfer-Encoding: chunked\r\n\r\n11\r\n{"model":"agent",\r\n'];
+    for (const framing of framings)
+      for (const path of paths) {
+        await new Promise<void>((resolve) => {
+          const socket = net.connect(Number(port), "127.0.0.1", () => {
+            socket.write(
+              `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.key}\r\nContent-Type: application/json\r\n` +
+                `Accept: application/json, text/event-stream\r\n${framing}`,
+            );
+            setTimeout(() => socket.destroy(), 200);
+          });
+          socket.on("close", () => resolve());
+          socket.on("error", () => {});
         });
-        socket.on("close", () => resolve());
-        socket.on("error", () => {});
-      });
-    }
+      }
     await expect
       .poll(
         () =>
@@ -73,10 +76,10 @@ describe("request logs", () => {
             .slice(before)
             .filter((r) => r.msg === "request").length,
       )
-      .toBe(paths.length);
+      .toBe(2 * paths.length);
     const lines = log.records().slice(before);
     expect(lines.filter((r) => r.level >= 50)).toEqual([]);
-    expect(lines.filter((r) => r.msg === "request").map((r) => r.status)).toEqual(paths.map(() => 499));
+    expect(lines.filter((r) => r.msg === "request").map((r) => r.status)).toEqual([...paths, ...paths].map(() => 499));
   });
 
   it("writes one JSON line per request with its id, route, door, status, duration, key id and what answered", async () => {

@@ -47,20 +47,20 @@ export const limitBody = (
   });
   return async (c, next) => {
     const framing = bodyFraming(c);
-    if (framing === "none") return next();
+    // No body: read (empty) all the same where a handler passes the raw request on (MCP's SDK clones it), so it gets one it can read.
+    if (framing === "none" && (!rereadable || c.req.method === "GET" || c.req.method === "HEAD")) return next();
     // A declared length (Node's parser reads exactly that many bytes) is checked without reading: the body is then
     // read straight from Node's request. Only a chunked body is counted as it streams, through the web Request.
-    if (framing === "chunked") {
-      let within = false;
-      const refused = await size(c, async () => {
-        within = true;
-      });
-      if (!within) return refused;
-    } else if (framing > maxBytes) {
-      return size(c, async () => {});
-    }
+    if (typeof framing === "number" && framing > maxBytes) return size(c, async () => {});
     let text: string;
     try {
+      if (framing === "chunked") {
+        let within = false;
+        const refused = await size(c, async () => {
+          within = true;
+        });
+        if (!within) return refused;
+      }
       text = await c.req.text();
     } catch (error) {
       // The client left while sending its body: gone (499), not a failure of the service's.
@@ -78,7 +78,7 @@ export const limitBody = (
 /**
  * How a request's body is framed, told from its method and headers as HTTP/1.1 tells it: none, chunked, or a
  * declared length. Asking the request for its `body` instead would make @hono/node-server build a web `Request`
- * around Node's, the body a web stream (about 0.3 ms of CPU a request, a tenth of docent's own).
+ * around Node's, the body a web stream (about half a millisecond of CPU a request here, in paired runs).
  */
 function bodyFraming(c: Context): "none" | "chunked" | number {
   if (c.req.method === "GET" || c.req.method === "HEAD") return "none";
