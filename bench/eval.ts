@@ -4,6 +4,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config.ts";
 import { rankPages } from "../src/core/rank-pages.ts";
+import { setAsideTerms } from "../src/core/set-aside-phrases.ts";
 import { ingestDocuments } from "../src/ingest/ingest-documents.ts";
 import { listDocuments } from "../src/ingest/list-documents.ts";
 import { silentLogger } from "../src/logging/logger.ts";
@@ -84,7 +85,9 @@ async function ask(question: string, sourceIds?: string[]): Promise<Answer> {
 }
 
 async function coverage(question: string, sourceIds?: string[]) {
-  const best = rankPages(await server.services.retrieve({ query: question, sourceIds, limit: 30 }))[0];
+  const result = await server.services.retrieve({ query: question, sourceIds, limit: 30 });
+  // Read as the service reads it: what the question sets aside may be left out of coverage.
+  const best = rankPages(result, { aside: setAsideTerms(question, result.matches) })[0];
   return `best coverage ${best?.coverage.toFixed(2)} ${best?.url ?? ""}`;
 }
 

@@ -13,24 +13,29 @@ interface Profile {
 
 /**
  * The layers a request's CPU time is spent in, by the code a sample runs.
- * Native frames (JSON.stringify, a socket's writev) count for the nearest
- * caller with a file, so a prompt's serialisation is the provider call's and
- * a response's write is the HTTP server's.
+ * Native frames (JSON.stringify, a socket's writev) and the socket and stream
+ * code both sides share count for the nearest caller of a known layer, so a
+ * prompt's serialisation and write are the provider call's and a response's
+ * write is the HTTP server's. Works on `dist/` (compiled) and `src/` (tsx).
  */
+/** docent's own files in these folders of `dist/` or `src/` (not a package's own `dist/`). */
+const ours = (folders: string) => `^(?!.*node_modules).*/(dist|src)/(${folders})`;
 const LAYERS: Array<[string, RegExp]> = [
-  ["answering: sources, retrieval, ranking, grounding, prompt, citations", /\/dist\/(core|retrieval|text)\/|better-sqlite3/],
-  ["provider call: request out, events in (node:http client)", /\/dist\/providers\/|node:_http_client|node:_http_agent|p-retry/],
-  ["logs, metrics, usage records (pino, prom-client, Prisma)", /pino|sonic-boom|prom-client|prisma|\/dist\/(logging|metrics|db)\//],
+  ["logs, metrics, usage records (pino, prom-client, Prisma)", new RegExp(`pino|sonic-boom|prom-client|prisma|${ours("logging|metrics|db")}/`)],
+  ["answering: sources, retrieval, ranking, grounding, prompt, citations", new RegExp(`${ours("core|retrieval|text")}/|node_modules/better-sqlite3/`)],
+  ["provider call: request out, events in (node:http client)", new RegExp(`${ours("providers")}/|node:_http_client|node:_http_agent|p-retry`)],
   [
     "HTTP server: parsing, Hono and its Node adapter, auth, body, SSE/JSON out",
-    /\/dist\/(http|auth|app)|hono|node:_http_(server|common|outgoing)|webstreams|undici|node:net|stream_base|node:internal\/streams/,
+    new RegExp(`${ours("http|auth|app")}|hono|node:_http_server|webstreams|undici`),
   ],
 ];
+/** Sockets, streams and HTTP framing both sides share: a sample in them counts for whoever called them (a write of the prompt is the provider call's). */
+const SHARED = /node:net|stream_base|node:internal\/streams|node:_http_(outgoing|common|incoming)/;
 
 function layerOf(frames: Frame[]): string {
   if (frames[0]?.functionName === "(garbage collector)") return "garbage collection";
   for (const frame of frames) {
-    if (!frame.url) continue;
+    if (!frame.url || SHARED.test(frame.url)) continue;
     for (const [name, pattern] of LAYERS) if (pattern.test(frame.url)) return name;
   }
   return "other (event loop, promises, timers, Node internals)";
