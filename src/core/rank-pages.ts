@@ -41,6 +41,13 @@ const WEIGHTS = { relevance: 0.4, coverage: 0.3, title: 0.5, heading: 0.2 };
  */
 export const COVERAGE_WEIGHT_CAP = 4;
 
+/** The weight coverage judges a question by: its terms' total, counted up to COVERAGE_WEIGHT_CAP times the heaviest. */
+const judgedWeight = (terms: readonly { weight: number }[]) =>
+  Math.min(
+    terms.reduce((sum, t) => sum + t.weight, 0),
+    COVERAGE_WEIGHT_CAP * Math.max(0, ...terms.map((t) => t.weight)),
+  );
+
 /**
  * Ranks pages from passages, rare words weighing more (see WEIGHTS). `aside`:
  * terms a page's coverage may leave out (see set-aside-phrases.ts): it is the
@@ -51,12 +58,10 @@ export function rankPages({ chunks, terms }: RetrievalResult, { aside }: { aside
   if (chunks.length === 0) return [];
   const weight = new Map(terms.map((t) => [t.term, t.weight]));
   const total = terms.reduce((sum, t) => sum + t.weight, 0) || 1;
-  const judgedAll = Math.min(total, COVERAGE_WEIGHT_CAP * Math.max(0, ...terms.map((t) => t.weight))) || 1;
+  const judgedAll = judgedWeight(terms) || 1;
   // Without the set-aside terms too, the larger share counting: a phrase set aside may still be what a passage
   // answers ("keeps working without recompiling"). A question made only of what it sets aside keeps its plain share.
-  const rest = aside?.size ? terms.filter((t) => !aside.has(t.term)) : [];
-  const restWeight = rest.reduce((sum, t) => sum + t.weight, 0);
-  const judgedRest = Math.min(restWeight, COVERAGE_WEIGHT_CAP * Math.max(0, ...rest.map((t) => t.weight)));
+  const judgedRest = aside?.size ? judgedWeight(terms.filter((t) => !aside.has(t.term))) : 0;
   const held = (found: readonly string[]) => found.reduce((sum, term) => sum + (weight.get(term) ?? 0), 0);
   const restShare = (found: readonly string[]) => (judgedRest > 0 ? Math.min(1, held(found.filter((term) => !aside!.has(term))) / judgedRest) : 0);
   const share = (found: readonly string[]) => held(found) / total;
