@@ -127,12 +127,58 @@ describe("unknownNames and the caller's own text", () => {
   });
 });
 
+describe("unknownNames and words a word list lacks", () => {
+  const pages = [page(0.9, ["checkout", "slow"])];
+  const english = new Set([
+    "checkout",
+    "slow",
+    "our",
+    "mono",
+    "repo",
+    "stand",
+    "alone",
+    "elastic",
+    "search",
+    "reference",
+    "error",
+    "script",
+    "fails",
+    "with",
+    "in",
+    "ago",
+  ]);
+  const isWord = (w: string) => english.has(w);
+
+  it("reads a lower-case compound of English words and an exception's class name as words, not product names", () => {
+    const query = "Our monorepo checkout is slow, a standalone script fails with ReferenceError and UnicodeDecodeError";
+    expect(unknownNames({ analyzer, query, pages, sources, matches, isWord })).toEqual([]);
+  });
+
+  it("still names a capitalised compound, a part under three letters and a lone unknown word", () => {
+    // A product is written capitalised (Elasticsearch); "inago" splits only as in + ago.
+    expect(unknownNames({ analyzer, query: "Elasticsearch and inago and axios", pages, sources, matches, isWord })).toEqual([
+      "Elasticsearch",
+      "inago",
+      "axios",
+    ]);
+    // The class-name reading needs the suffix at its end and a capital first.
+    expect(unknownNames({ analyzer, query: "ErrorBoundary and referenceError", pages, sources, matches, isWord })).toEqual(["ErrorBoundary", "referenceError"]);
+  });
+});
+
 describe("unknownNames on hostile text", () => {
   it("reads questions of many quotes or one huge token in linear time (each took seconds when a pattern spanned them)", () => {
     const pages = [page(0.9)];
-    for (const query of [' "a'.repeat(30_000), "a".repeat(100_000), ` ${"x".repeat(30)} '`.repeat(3_000)]) {
+    for (const [query, isWord] of [
+      [' "a'.repeat(30_000), () => true],
+      ["a".repeat(100_000), () => true],
+      [` ${"x".repeat(30)} '`.repeat(3_000), () => true],
+      // Words no list holds, each tried as a compound at every split, and one too long to try.
+      [` ${"q".repeat(30)}`.repeat(3_000), () => false],
+      ["q".repeat(100_000), () => false],
+    ] as const) {
       const started = performance.now();
-      unknownNames({ analyzer, query, pages, sources, matches, isWord: () => true });
+      unknownNames({ analyzer, query, pages, sources, matches, isWord });
       // Seconds before; a generous bound so a slow machine does not fail it, far under what it was.
       expect(performance.now() - started).toBeLessThan(1_000);
     }

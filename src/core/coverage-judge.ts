@@ -48,7 +48,8 @@ export interface CoverageQuestion {
 
 /**
  * Names in the question (words that are no English word, nor an acronym
- * written in capitals) that none of the candidate pages holds: "MySQL" in a
+ * written in capitals, an exception's class name or a lower-case compound of
+ * English words) that none of the candidate pages holds: "MySQL" in a
  * replication question answered from PostgreSQL pages, "Elasticsearch" in a
  * question about index mappings. A question is about what it names; pages
  * that never mention it answer another product's question.
@@ -67,12 +68,44 @@ export function unknownNames({
   const unknown: string[] = [];
   for (const [original] of ownText(query).matchAll(/\p{L}[\p{L}\p{N}]*/gu)) {
     const word = original.toLowerCase();
-    if (word.length < 3 || /\d/.test(word) || original === original.toUpperCase() || analyzer.isStopWord(word) || sourceWords.has(word) || isWord(word))
+    if (
+      word.length < 3 ||
+      /\d/.test(word) ||
+      original === original.toUpperCase() ||
+      analyzer.isStopWord(word) ||
+      sourceWords.has(word) ||
+      isWord(word) ||
+      EXCEPTION_CLASS.test(original) ||
+      (original === word && isCompound(word, isWord))
+    )
       continue;
     const terms = matches(word);
     if (!terms.some((t) => held.has(t))) unknown.push(original);
   }
   return unknown;
+}
+
+/**
+ * An exception's class name (`ReferenceError`, `UnicodeDecodeError`,
+ * `DeprecationWarning`): the error the caller saw, their context as a quoted
+ * error message is, not a product the question is about.
+ */
+const EXCEPTION_CLASS = /^\p{Lu}[\p{L}\p{N}]*(?:Error|Exception|Warning)$/u;
+
+/** Compounds longer than this are not split (a hostile 50,000-letter "word" would cost a look-up per letter of that many letters). */
+const MAX_COMPOUND = 30;
+
+/**
+ * A word written in lower case that joins two English words of at least
+ * three letters each: `standalone`, `monorepo`, `codebase`, `webhook`,
+ * `localhost`, `subfolder`. Technical prose coins such words faster than a
+ * word list takes them in; a product's name is written capitalised
+ * (`Elasticsearch` stays a name), which is why only lower case counts.
+ */
+function isCompound(word: string, isWord: IsWord): boolean {
+  if (word.length > MAX_COMPOUND) return false;
+  for (let at = 3; at <= word.length - 3; at++) if (isWord(word.slice(0, at)) && isWord(word.slice(at))) return true;
+  return false;
 }
 
 /**
