@@ -62,6 +62,14 @@ describe("small talk beyond the fixed phrases", () => {
     expect(smallTalk("that worked, thank you!!", isWord)).toBe("thanks");
     expect(smallTalk("Hello! Nice to meet you, I'm Sam.", isWord)).toBe("greeting");
     expect(smallTalk("Hi, is anyone there?", isWord)).toBe("greeting");
+    // A fix reported back, and a first message that only checks the service answers.
+    expect(smallTalk("Great, that fixed it.", isWord)).toBe("thanks");
+    expect(smallTalk("ok it works now", isWord)).toBe("thanks");
+    expect(smallTalk("test", isWord)).toBe("greeting");
+    expect(smallTalk("testing, testing", isWord)).toBe("greeting");
+    // A test named with its subject is a question.
+    expect(smallTalk("test vacuum", isWord)).toBeNull();
+    expect(smallTalk("that worked, but what about vacuum?", isWord)).toBeNull();
     expect(smallTalkReply("reaction", [source("SQLite")])).toMatch(/^Glad to help\. I answer questions/);
   });
 

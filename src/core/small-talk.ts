@@ -54,6 +54,17 @@ const PHRASES: Array<[SmallTalk, string[]]> = [
       "thanks a bunch",
       "you saved me",
       "you rock",
+      // A fix reported back is thanks too: "great, that fixed it".
+      "that fixed it",
+      "that did it",
+      "that did the trick",
+      "that solved it",
+      "that worked",
+      "it worked",
+      "it works",
+      "it works now",
+      "works now",
+      "problem solved",
     ],
   ],
   [
@@ -109,6 +120,11 @@ const PHRASES: Array<[SmallTalk, string[]]> = [
       "are you still there",
       "is anyone there",
       "anyone there",
+      // A first message that only checks the service answers.
+      "test",
+      "testing",
+      "just testing",
+      "this is a test",
     ],
   ],
   [
