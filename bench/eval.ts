@@ -19,7 +19,7 @@ import { createReferenceFigures } from "./reference-figures.ts";
 /**
  * npm run eval [-- --set heldout[,offtopic]] [--questions FILE] [--sources FILE] [--verbose] [--data-dir DIR]
  * Ingests the sources into a scratch data dir once, then asks every question
- * of every set (dev, check, check2, check3, check4, check5, heldout, heldout2, heldout3, heldout4, heldout5, heldout6, heldout7, offtopic, offtopic5, offtopic2, offtopic3, offtopic4, offtopic7; or the ones named by
+ * of every set (dev, check, check2, check3, check4, check5, check6, heldout, heldout2, heldout3, heldout4, heldout5, heldout6, heldout7, heldout8, offtopic, offtopic5, offtopic6, offtopic2, offtopic3, offtopic4, offtopic7, offtopic8; or the ones named by
  * `--set`, or one file) through the real HTTP API in explicit and agent mode,
  * prints each set's figures with plain BM25's beside them, and a closing table.
  * Nothing here knows any question: the same settings serve unseen ones.

@@ -41,6 +41,9 @@ const bench = path.resolve(import.meta.dirname, "..");
  * instructions, without reading it, as tuning sets for what heldout6 showed:
  * questions with context, refused in agent mode); heldout7 with offtopic7
  * (by a helper that never ran docent, committed before their first run);
+ * check6 with offtopic6 (tuning sets written blind by a helper, 40% long
+ * questions with context) and heldout8 with offtopic8 (written blind by
+ * another helper at the same time, committed before their first run);
  * offtopic is questions no source covers, offtopic2, 3, 4 and 7 more of them, held out.
  */
 export const EVAL_SETS: EvalSet[] = [
@@ -56,13 +59,17 @@ export const EVAL_SETS: EvalSet[] = [
   { name: "heldout4", file: path.join(bench, "heldout4-questions.jsonl"), heldOut: true },
   { name: "heldout5", file: path.join(bench, "heldout5-questions.jsonl"), heldOut: true },
   { name: "heldout6", file: path.join(bench, "heldout6-questions.jsonl"), heldOut: true },
+  { name: "check6", file: path.join(bench, "check6-questions.jsonl") },
   { name: "heldout7", file: path.join(bench, "heldout7-questions.jsonl"), heldOut: true },
+  { name: "heldout8", file: path.join(bench, "heldout8-questions.jsonl"), heldOut: true },
   { name: "offtopic", file: path.join(bench, "offtopic-questions.jsonl") },
   { name: "offtopic5", file: path.join(bench, "offtopic5-questions.jsonl") },
+  { name: "offtopic6", file: path.join(bench, "offtopic6-questions.jsonl") },
   { name: "offtopic2", file: path.join(bench, "offtopic2-questions.jsonl"), heldOut: true },
   { name: "offtopic3", file: path.join(bench, "offtopic3-questions.jsonl"), heldOut: true },
   { name: "offtopic4", file: path.join(bench, "offtopic4-questions.jsonl"), heldOut: true },
   { name: "offtopic7", file: path.join(bench, "offtopic7-questions.jsonl"), heldOut: true },
+  { name: "offtopic8", file: path.join(bench, "offtopic8-questions.jsonl"), heldOut: true },
 ];
 
 export function readQuestions(file: string): EvalQuestion[] {
