@@ -154,6 +154,13 @@ describe("unknownNames and words a word list lacks", () => {
     expect(unknownNames({ analyzer, query, pages, sources, matches, isWord })).toEqual([]);
   });
 
+  it("does not take a name the question sets aside for what it is about", () => {
+    const isWord = (w: string) => !/^(pytz|chicago|pendulum)$/.test(w);
+    const query = "How do I convert a timestamp to Chicago time without pytz, instead of Pendulum?";
+    expect(unknownNames({ analyzer, query, pages, sources, matches, isWord })).toEqual(["Chicago"]);
+    expect(unknownNames({ analyzer, query: "Can pytz convert a timestamp?", pages, sources, matches, isWord })).toEqual(["pytz"]);
+  });
+
   it("still names a capitalised compound, a part under three letters and a lone unknown word", () => {
     // A product is written capitalised (Elasticsearch); "inago" splits only as in + ago.
     expect(unknownNames({ analyzer, query: "Elasticsearch and inago and axios", pages, sources, matches, isWord })).toEqual([

@@ -1,5 +1,6 @@
 import type { RankedPage } from "./rank-pages.ts";
 import type { QueryTerm, RetrievalResult } from "./retriever.ts";
+import { withoutSetAside } from "./set-aside-phrases.ts";
 import type { SourceInfo } from "./source-catalog.ts";
 import { distinctiveNameWords, type IsWord } from "./source-names.ts";
 import type { TextAnalyzer } from "./text-analyzer.ts";
@@ -49,7 +50,7 @@ export interface CoverageQuestion {
 /**
  * Names in the question (words that are no English word, nor an acronym
  * written in capitals, an exception's class name or a lower-case compound of
- * English words) that none of the candidate pages holds: "MySQL" in a
+ * English words), outside what the question sets aside, that none of the candidate pages holds: "MySQL" in a
  * replication question answered from PostgreSQL pages, "Elasticsearch" in a
  * question about index mappings. A question is about what it names; pages
  * that never mention it answer another product's question.
@@ -66,7 +67,8 @@ export function unknownNames({
   const held = new Set(pages.flatMap((p) => p.chunks.flatMap((c) => c.matched)));
   const sourceWords = new Set(sources.flatMap((s) => distinctiveNameWords(s.name, analyzer)));
   const unknown: string[] = [];
-  for (const [original] of ownText(query).matchAll(/\p{L}[\p{L}\p{N}]*/gu)) {
+  // What the question sets aside ("…without pytz") is what the asker does not want, not what it is about.
+  for (const [original] of ownText(withoutSetAside(query)).matchAll(/\p{L}[\p{L}\p{N}]*/gu)) {
     const word = original.toLowerCase();
     if (
       word.length < 3 ||

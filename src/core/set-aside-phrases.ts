@@ -17,6 +17,9 @@ export function setAsideText(question: string): string {
   return phrases.join(" ");
 }
 
+/** The question without its set-aside phrases (and the words that set them aside). */
+export const withoutSetAside = (question: string) => question.replace(SET_ASIDE, " ");
+
 /**
  * The query terms only a set-aside phrase holds, read as the retriever reads
  * text (its `matches`): a page's coverage may count the rest only (the larger
@@ -27,7 +30,6 @@ export function setAsideText(question: string): string {
 export function setAsideTerms(question: string, matches: RetrievalResult["matches"] | undefined): ReadonlySet<string> {
   const aside = setAsideText(question);
   if (!aside || !matches) return new Set();
-  const rest = question.replace(SET_ASIDE, " ");
-  const elsewhere = new Set(matches(rest));
+  const elsewhere = new Set(matches(withoutSetAside(question)));
   return new Set(matches(aside).filter((term) => !elsewhere.has(term)));
 }
