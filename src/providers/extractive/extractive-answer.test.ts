@@ -250,6 +250,25 @@ describe("extractiveAnswer", () => {
     expect(cut).toBe("FREEZE freezes tuples aggressively. [1]");
   });
 
+  it("cites a list quoted whole only where the whole list stands, not where its first item recurs", () => {
+    const section = (referenceNumber: number, verb: string): GroundingDocument => ({
+      referenceNumber,
+      title: "Node-API",
+      section: `napi_object_${verb}`,
+      url: `https://x/n-api.html#napi_object_${verb}`,
+      text: `- \`[in] env\`: The environment that the Node-API call is invoked under.\n- \`[in] object\`: The object to ${verb}.\n\nThis method ${verb}s a given object.`,
+    });
+    const answer = extractiveAnswer("Which environment is the Node-API call invoked under?", [section(1, "freeze"), section(2, "seal")]);
+    expect(answer).toContain("- `[in] object`: The object to freeze. [1]");
+    expect(answer).not.toMatch(/freeze\. \[1, 2\]/);
+    // The same list in two sections is cited in both.
+    const twice = extractiveAnswer("Which environment is the Node-API call invoked under?", [
+      section(1, "freeze"),
+      { ...section(2, "freeze"), url: "https://x/other.html" },
+    ]);
+    expect(twice).toContain("The object to freeze. [1, 2]");
+  });
+
   it("returns nothing when there are no passages", () => {
     expect(extractiveAnswer("anything", [])).toBe("");
   });

@@ -40,6 +40,8 @@ interface Candidate {
   page: string;
   /** Other references whose text holds the very same sentence, cited with it. */
   alsoIn: number[];
+  /** Those of them where the sentence brings the very same list: a list quoted whole is cited only where it stands whole. */
+  alsoListed: number[];
   order: number;
   score: number;
 }
@@ -175,6 +177,7 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
         reference: doc.referenceNumber,
         page: pageOf(doc),
         alsoIn: [],
+        alsoListed: [],
         order: docIndex * 1000 + index,
         score: headingBonus - rank * 0.05,
       });
@@ -205,7 +208,11 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
     // nearly repeats it is not quoted again, nor credited with a sentence it does not hold.
     const twin = picked.find((p) => jaccard(p.terms, c.terms) > 0.6);
     if (twin) {
-      if (same(twin.text, c.text) && twin.reference !== c.reference && !twin.alsoIn.includes(c.reference)) twin.alsoIn.push(c.reference);
+      if (same(twin.text, c.text) && twin.reference !== c.reference && !twin.alsoIn.includes(c.reference)) {
+        twin.alsoIn.push(c.reference);
+        // Two sections may share a list's first item and differ in the rest (`[in] env` of every Node-API call).
+        if (twin.follow && c.follow && same(twin.follow.text, c.follow.text)) twin.alsoListed.push(c.reference);
+      }
       return;
     }
     if (picked.length >= maxSentences) return;
@@ -244,7 +251,7 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
     const sentence = `${inertLinks(withoutNoteNumbers(balancedCode(c.text)))} [${[c.reference, ...c.alsoIn].join(", ")}]`;
     if (block?.kind === "list" && c.follow === block && !c.text.endsWith(":")) {
       // A list item brings its whole list: the list is the answer, cited once.
-      answer += `${answer ? "\n\n" : ""}${render(block)} [${[c.reference, ...c.alsoIn].join(", ")}]\n\n`;
+      answer += `${answer ? "\n\n" : ""}${render(block)} [${[c.reference, ...c.alsoListed].join(", ")}]\n\n`;
     } else if (block) answer += `${answer && !answer.endsWith("\n") ? " " : ""}${sentence}\n\n${render(block)}\n\n`;
     else answer += `${answer && !answer.endsWith("\n") ? " " : ""}${sentence}`;
     if (block) shown.add(block);
