@@ -54,7 +54,7 @@ export const pageUrl = (doc: Pick<SourceDocument, "relPath" | "url">, baseUrl: s
  * Bumped whenever extraction or chunking changes what a page becomes, so the
  * next sync re-reads pages whose bytes did not change.
  */
-const EXTRACTION_VERSION = "11";
+const EXTRACTION_VERSION = "12";
 /**
  * What a page was indexed from: its bytes, the extraction version and the
  * base URL (which decides the page's URL and which of its links stay within
