@@ -279,6 +279,21 @@ const WEAK = new Set([
   "understood",
   "makes sense",
   "got it",
+  // Said of a fix or a first try, they also open a question or a complaint ("test the database", "nothing works now").
+  "that fixed it",
+  "that did it",
+  "that did the trick",
+  "that solved it",
+  "that worked",
+  "it worked",
+  "it works",
+  "it works now",
+  "works now",
+  "problem solved",
+  "test",
+  "testing",
+  "just testing",
+  "this is a test",
 ]);
 
 /** Phrases longest first, as word arrays, so "thank you" wins over "you". */
