@@ -49,11 +49,13 @@ export interface CoverageQuestion {
 
 /**
  * Names in the question (words that are no English word, nor an acronym
- * written in capitals, an exception's class name or a lower-case compound of
- * English words), outside what the question sets aside, that none of the candidate pages holds: "MySQL" in a
- * replication question answered from PostgreSQL pages, "Elasticsearch" in a
- * question about index mappings. A question is about what it names; pages
- * that never mention it answer another product's question.
+ * written in capitals, nor a lower-case compound of English words that the
+ * documentation uses), outside what the question sets aside, that none of the
+ * candidate pages holds: "MySQL" in a replication question answered from
+ * PostgreSQL pages, "Elasticsearch" in a question about index mappings. A
+ * question is about what it names; pages that never mention it answer another
+ * product's question. An exception's class name is read by its parts
+ * (`ReferenceError` names nothing, `MongoServerError` names Mongo).
  */
 export function unknownNames({
   query,
@@ -62,27 +64,27 @@ export function unknownNames({
   matches,
   isWord,
   analyzer,
-}: Pick<CoverageQuestion, "query" | "pages" | "sources" | "matches" | "isWord" | "analyzer">): string[] {
+  terms,
+}: Pick<CoverageQuestion, "query" | "pages" | "sources" | "matches" | "isWord" | "analyzer" | "terms">): string[] {
   if (!matches || !isWord) return [];
   const held = new Set(pages.flatMap((p) => p.chunks.flatMap((c) => c.matched)));
   const sourceWords = new Set(sources.flatMap((s) => distinctiveNameWords(s.name, analyzer)));
+  // Words the searched documentation uses somewhere (the retriever's counts; unknown without them).
+  const used = new Set((terms ?? []).filter((t) => (t.share ?? 0) > 0).map((t) => t.term));
+  const names = (written: string): boolean => {
+    const word = written.toLowerCase();
+    if (word.length < 3 || /\d/.test(word) || written === written.toUpperCase() || analyzer.isStopWord(word) || sourceWords.has(word) || isWord(word))
+      return false;
+    // A coined word of the documentation's own (`standalone`), not a product written in lower case (`webpack`, `wordpress`).
+    if (written === word && used.has(analyzer.term(word)) && isCompound(word, isWord)) return false;
+    return !matches(word).some((t) => held.has(t));
+  };
   const unknown: string[] = [];
   // What the question sets aside ("…without pytz") is what the asker does not want, not what it is about.
   for (const [original] of ownText(withoutSetAside(query)).matchAll(/\p{L}[\p{L}\p{N}]*/gu)) {
-    const word = original.toLowerCase();
-    if (
-      word.length < 3 ||
-      /\d/.test(word) ||
-      original === original.toUpperCase() ||
-      analyzer.isStopWord(word) ||
-      sourceWords.has(word) ||
-      isWord(word) ||
-      EXCEPTION_CLASS.test(original) ||
-      (original === word && isCompound(word, isWord))
-    )
-      continue;
-    const terms = matches(word);
-    if (!terms.some((t) => held.has(t))) unknown.push(original);
+    const exception = EXCEPTION_CLASS.exec(original);
+    // An exception the pages write (`RuntimeError`) is known; one they do not is judged by what its parts name.
+    if (names(original) && (!exception || (exception[1]!.match(CAPITALISED_PARTS) ?? []).some(names))) unknown.push(original);
   }
   return unknown;
 }
@@ -90,9 +92,12 @@ export function unknownNames({
 /**
  * An exception's class name (`ReferenceError`, `UnicodeDecodeError`,
  * `DeprecationWarning`): the error the caller saw, their context as a quoted
- * error message is, not a product the question is about.
+ * error message is. What it names is in the rest of it: nothing in
+ * `ReferenceError`, Mongo in `MongoServerError`.
  */
-const EXCEPTION_CLASS = /^\p{Lu}[\p{L}\p{N}]*(?:Error|Exception|Warning)$/u;
+const EXCEPTION_CLASS = /^(\p{Lu}[\p{L}\p{N}]*?)(?:Error|Exception|Warning)$/u;
+/** A CamelCase name's parts: `SQLAlchemy` → SQL, Alchemy; `UnicodeDecode` → Unicode, Decode. */
+const CAPITALISED_PARTS = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+/gu;
 
 /** Compounds longer than this are not split (a hostile 50,000-letter "word" would cost a look-up per letter of that many letters). */
 const MAX_COMPOUND = 30;
@@ -101,8 +106,8 @@ const MAX_COMPOUND = 30;
  * A word written in lower case that joins two English words of at least
  * three letters each: `standalone`, `monorepo`, `codebase`, `webhook`,
  * `localhost`, `subfolder`. Technical prose coins such words faster than a
- * word list takes them in; a product's name is written capitalised
- * (`Elasticsearch` stays a name), which is why only lower case counts.
+ * word list takes them in. Product names are made so too (`webpack`,
+ * `wordpress`, `github`), which is why only one the documentation uses counts.
  */
 function isCompound(word: string, isWord: IsWord): boolean {
   if (word.length > MAX_COMPOUND) return false;
