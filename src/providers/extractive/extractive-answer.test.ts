@@ -261,6 +261,13 @@ describe("extractiveAnswer", () => {
     const answer = extractiveAnswer("Which environment is the Node-API call invoked under?", [section(1, "freeze"), section(2, "seal")]);
     expect(answer).toContain("- `[in] object`: The object to freeze. [1]");
     expect(answer).not.toMatch(/freeze\. \[1, 2\]/);
+    // Another page whose list only begins the same is not cited with it, and so is pointed to.
+    const pages = extractiveAnswer("Which environment is the Node-API call invoked under?", [
+      section(1, "freeze"),
+      { ...section(2, "seal"), url: "https://x/b.html" },
+    ]);
+    expect(pages).toContain("The object to freeze. [1]");
+    expect(pages).toMatch(/See also: Node-API \[2\]\.$/);
     // The same list in two sections is cited in both.
     const twice = extractiveAnswer("Which environment is the Node-API call invoked under?", [
       section(1, "freeze"),

@@ -236,24 +236,29 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
     if (best.score > 0 && best.score >= pageFloor) seeAlso.push(best);
   }
   for (const c of ranked) take(c, floor);
+  // The code right after a quoted sentence is its example when it holds a word of the question.
+  const askedFor = (c: Candidate) => c.follow ?? (c.example && [...c.example.terms].some((t) => asked.has(t)) ? c.example.block : undefined);
+  // A list item quoted as its whole list is cited where that list stands; a sentence, wherever it stands.
+  const wholeList = (c: Candidate) => c.follow?.kind === "list" && askedFor(c) === c.follow && !c.text.endsWith(":");
+  const citations = (c: Candidate) => [c.reference, ...(wholeList(c) ? c.alsoListed : c.alsoIn)];
   const referencePage = new Map(documents.map((d) => [d.referenceNumber, pageOf(d)]));
-  const citedPages = new Set(picked.flatMap((c) => [c.reference, ...c.alsoIn]).map((reference) => referencePage.get(reference)));
+  const citedPages = new Set(picked.flatMap(citations).map((reference) => referencePage.get(reference)));
   const pointers = seeAlso.filter((c) => !citedPages.has(c.page)).map((c) => c.reference);
   // Read in document order: the best page first, its sentences as written.
   picked.sort((a, b) => a.order - b.order);
-  // The code right after a quoted sentence is its example when it holds a word of the question.
-  const askedFor = (c: Candidate) => c.follow ?? (c.example && [...c.example.terms].some((t) => asked.has(t)) ? c.example.block : undefined);
   const shown = new Set<Block>();
   let answer = "";
   for (const c of picked) {
     const block = askedFor(c);
     if (block && shown.has(block)) continue; // its list is already quoted whole
-    const sentence = `${inertLinks(withoutNoteNumbers(balancedCode(c.text)))} [${[c.reference, ...c.alsoIn].join(", ")}]`;
-    if (block?.kind === "list" && c.follow === block && !c.text.endsWith(":")) {
+    const cited = `[${citations(c).join(", ")}]`;
+    if (wholeList(c)) {
       // A list item brings its whole list: the list is the answer, cited once.
-      answer += `${answer ? "\n\n" : ""}${render(block)} [${[c.reference, ...c.alsoListed].join(", ")}]\n\n`;
-    } else if (block) answer += `${answer && !answer.endsWith("\n") ? " " : ""}${sentence}\n\n${render(block)}\n\n`;
-    else answer += `${answer && !answer.endsWith("\n") ? " " : ""}${sentence}`;
+      answer += `${answer ? "\n\n" : ""}${render(block!)} ${cited}\n\n`;
+    } else {
+      const sentence = `${inertLinks(withoutNoteNumbers(balancedCode(c.text)))} ${cited}`;
+      answer += `${answer && !answer.endsWith("\n") ? " " : ""}${sentence}${block ? `\n\n${render(block)}\n\n` : ""}`;
+    }
     if (block) shown.add(block);
   }
   answer = answer.replace(/\n{3,}/g, "\n\n").trim();
