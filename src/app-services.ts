@@ -7,7 +7,7 @@ import type { KeyStore } from "./core/key-store.ts";
 import type { ModelRegistry } from "./core/model-registry.ts";
 import type { RateLimiter } from "./core/rate-limiter.ts";
 import { createResourceReader, type ResourceReader } from "./core/resource-reader.ts";
-import type { IndexWriter, Retriever } from "./core/retriever.ts";
+import type { IndexWriter, PageReader, Retriever } from "./core/retriever.ts";
 import type { SourceCatalog } from "./core/source-catalog.ts";
 import type { PageValidatorStore, SyncLeases } from "./core/source-sync.ts";
 import { ensureDataDir } from "./data-dir.ts";
@@ -43,6 +43,8 @@ export interface AppServices {
   keys: KeyStore;
   retrieve: Retriever;
   writer: IndexWriter;
+  /** A stored page's passages (ingestion reads the unchanged pages of a source it syncs through it). */
+  readPage: PageReader;
   models: ModelRegistry;
   engine: ChatEngine;
   /** Sources and models as callers see them, for every interface. */
@@ -152,6 +154,7 @@ export async function createServices(
     keys,
     retrieve,
     writer: index.writer,
+    readPage: index.readPage,
     models,
     engine,
     resources: createResourceReader({ catalog, models, readPage: index.readPage }),

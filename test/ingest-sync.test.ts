@@ -105,3 +105,38 @@ describe("ingestion and sync", () => {
     );
   });
 });
+
+/** An all-in-one page's copies stay out of the index when it changes alone (the pages it gathers unchanged). */
+describe("an all-in-one page synced alone", () => {
+  // Long enough that the all-in-one page takes more passages than each page it gathers (passages hold up to 400 words).
+  const sentences = (topic: string) =>
+    [1, 2, 3, 4, 5].map((n) => `The ${topic} module explains behaviour number ${n}${" and then says more about what that behaviour means".repeat(6)}.`);
+  const html = (title: string, body: string[]) =>
+    `<html><head><title>${title}</title></head><body><h1>${title}</h1>${body.map((p) => `<p>${p}</p>`).join("")}</body></html>`;
+  it("drops its copied passages on a sync that re-reads it but not the pages it gathers", async () => {
+    const dataDir = tempDir();
+    const docs = tempDir();
+    const services = await createServices(loadConfig({ DATA_DIR: dataDir }));
+    try {
+      fs.writeFileSync(path.join(docs, "crypto.html"), html("Crypto", sentences("crypto")));
+      fs.writeFileSync(path.join(docs, "zlib.html"), html("Zlib", sentences("zlib")));
+      // Cut elsewhere than the two pages it gathers: a heading between every two sentences.
+      const all = (extra: string) =>
+        `<html><head><title>All</title></head><body><h1>All</h1>${[...sentences("crypto"), ...sentences("zlib")].map((t, i) => `<h2>Part ${i}</h2><p>${t}</p>`).join("")}${extra}</body></html>`;
+      fs.writeFileSync(path.join(docs, "all.html"), all(""));
+      const add = () => ingestDocuments(services, { name: "Node", baseUrl: "https://node.example/api/", origin: docs, documents: listDocuments(docs) });
+      const pagesHolding = async (query: string) =>
+        [...new Set((await services.retrieve({ query, limit: 50 })).chunks.map((c) => c.url.replace(/^.*\//, "")))].sort();
+      await add();
+      expect(await pagesHolding("crypto")).toEqual(["crypto.html"]);
+      // Only the all-in-one page changes: the sync re-reads it alone, and reads the others as stored.
+      fs.writeFileSync(path.join(docs, "all.html"), all("<p>Stability: stable.</p>"));
+      expect(await add()).toMatchObject({ unchanged: 2 });
+      expect(await pagesHolding("crypto")).toEqual(["crypto.html"]);
+      expect(await pagesHolding("zlib")).toEqual(["zlib.html"]);
+    } finally {
+      await services.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

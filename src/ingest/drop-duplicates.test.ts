@@ -42,6 +42,30 @@ describe("dropDuplicates", () => {
     expect(textsOf(withOwn.pages, "all")).toEqual([sentence("about", 1)]);
   });
 
+  it("keeps a page that holds only one other page (a newer version) and a passage with a sentence of its own", () => {
+    const nine = Array.from({ length: 9 }, (_, i) => sentence("intro", i + 1));
+    const v1 = page("v1", [nine.slice(0, 5).join(" "), nine.slice(5).join(" ")]);
+    // The newer version cuts its text elsewhere and says one thing more: it gathers only v1, so it is no compilation.
+    const v2 = page("v2", [nine.slice(0, 3).join(" "), nine.slice(3, 8).join(" "), `${nine[8]} ${sentence("new", 1)}`]);
+    expect(textsOf(dropDuplicates([v1, v2]).pages, "v2")).toHaveLength(3);
+    // A compilation of two pages (10 copied sentences, 1 of its own): the passage holding its own sentence stays.
+    const five = (topic: string) => [1, 2, 3, 4, 5].map((n) => sentence(topic, n));
+    const crypto = page("crypto", [five("crypto").join(" ")]);
+    const fs = page("fs", [five("fs").join(" ")]);
+    // Five copied sentences and one of its own: most of it is copied, yet it is the only place that sentence stands.
+    const own = `${five("crypto").join("\n")}\n${sentence("only here", 1)}`;
+    const all = page("all", [own, five("fs").join("\n"), `${sentence("fs", 1)}\n${sentence("crypto", 2)}`]);
+    expect(textsOf(dropDuplicates([all, crypto, fs]).pages, "all")).toEqual([own]);
+  });
+
+  it("reads the source's unchanged pages as stored when only the all-in-one page changed", () => {
+    const crypto = page("crypto", [`${sentence("crypto", 1)} ${sentence("crypto", 2)}`]);
+    const fs = page("fs", [`${sentence("fs", 1)} ${sentence("fs", 2)}`]);
+    const all = page("all", [`${sentence("crypto", 1)}\n${sentence("crypto", 2)}\n${sentence("fs", 1)}`, `${sentence("fs", 2)}\n${sentence("crypto", 1)}`]);
+    expect(dropDuplicates([all]).pages.map((p) => p.url)).toEqual(["all"]);
+    expect(dropDuplicates([all], [crypto, fs]).pages).toEqual([]);
+  });
+
   it("leaves pages that share only part of their text whole (commands that include the same option list)", () => {
     const options = [sentence("options", 1), sentence("options", 2)].join(" ");
     const log = page("git-log", [`${sentence("log", 1)} ${sentence("log", 2)}`, `${sentence("log", 3)}\n${options}`, sentence("log", 4)]);

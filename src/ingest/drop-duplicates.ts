@@ -11,9 +11,6 @@ const MAX_HOLDERS = 50;
 /** A page holds another when at least this share of the other's sentences stands on it; a page made this much of pages it holds is a compilation of them. */
 const WHOLE = 0.9;
 
-/** In a compilation, a passage at least this much of whose sentences stand on the pages it gathers is a copy. */
-const COPIED = 0.8;
-
 /** A passage's sentences, normalised, the short ones left out. */
 function sentencesOf(text: string): string[] {
   const out: string[] = [];
@@ -31,13 +28,15 @@ function sentencesOf(text: string): string[] {
  * (a symlinked index.html), and a passage that also stands on another page,
  * kept only on the more specific page (the one with fewer passages) so that
  * all-in-one pages do not crowd out the reference page of a subject.
+ * `context`: the source's other pages as stored, read but never returned.
  */
-export function dropDuplicates(pages: PageChunks[]): { pages: PageChunks[]; duplicates: number } {
+export function dropDuplicates(pages: PageChunks[], context: readonly PageChunks[] = []): { pages: PageChunks[]; duplicates: number } {
   const seenPages = new Set<string>();
   const unique = pages.filter((p) => !seenPages.has(p.hash) && seenPages.add(p.hash));
   const owner = new Map<string, PageChunks>();
   const keys = new Map<PageChunks, string[]>();
-  for (const page of unique) {
+  // The source's pages that stay as stored (an incremental sync) decide what the changed ones repeat; they are not rewritten.
+  for (const page of [...context, ...unique]) {
     const pageKeys = page.chunks.map((c) => normalised(c.text));
     keys.set(page, pageKeys);
     for (const key of pageKeys) {
@@ -45,7 +44,7 @@ export function dropDuplicates(pages: PageChunks[]): { pages: PageChunks[]; dupl
       if (!current || page.chunks.length < current.chunks.length) owner.set(key, page);
     }
   }
-  const copies = compilationCopies(unique);
+  const copies = compilationCopies([...context, ...unique]);
   const kept: PageChunks[] = [];
   for (const page of unique) {
     const seen = new Set<string>();
@@ -70,7 +69,7 @@ export function dropDuplicates(pages: PageChunks[]): { pages: PageChunks[]; dupl
  * it gathers do (where one module's text meets the next), so its passages are
  * rarely identical to theirs. A page *gathers* a smaller page when nearly all
  * of that page's sentences stand on it; it is a compilation when nearly all of
- * its own sentences come from pages it gathers. Pages that share a part of
+ * its own sentences come from the two or more pages it gathers. Pages that share a part of
  * their text (git's commands, which include the same option lists, each with
  * text of its own) gather nothing and keep it.
  */
@@ -115,10 +114,12 @@ function compilationCopies(pages: readonly PageChunks[]): Map<PageChunks, Set<nu
     const fromParts = (s: string) => shared(s) && holders.get(s)!.some((p) => parts.has(p));
     const perChunk = sentences.get(page)!;
     const all = [...new Set(perChunk.flat())];
-    if (all.filter(fromParts).length < WHOLE * all.length) continue;
+    // A page that holds one other page is a version of it, not a compilation (the newer may say one thing more).
+    if (parts.size < 2 || all.filter(fromParts).length < WHOLE * all.length) continue;
     const copied = new Set<number>();
+    // Only a passage all of whose sentences stand on gathered pages is a copy: none of the page's own words is lost.
     perChunk.forEach((own, i) => {
-      if (own.length > 0 && own.filter(fromParts).length >= COPIED * own.length) copied.add(i);
+      if (own.length > 0 && own.every(fromParts)) copied.add(i);
     });
     copies.set(page, copied);
   }

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Embedder } from "../core/embedder.ts";
 import { badRequest, DocentError } from "../core/errors.ts";
-import type { IndexWriter, PageChunks } from "../core/retriever.ts";
+import type { IndexWriter, PageChunks, PageReader } from "../core/retriever.ts";
 import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
 import type { PageCounts, SyncLeases } from "../core/source-sync.ts";
 import { dropDuplicates } from "./drop-duplicates.ts";
@@ -85,7 +85,7 @@ export async function readPage(doc: SourceDocument, sourceId: string, baseUrl: s
  * again is the same source (same id): ingestion is idempotent.
  */
 export async function ingestDocuments(
-  deps: { catalog: SourceCatalog; writer: IndexWriter; embedder?: Embedder; parser?: PageParser },
+  deps: { catalog: SourceCatalog; writer: IndexWriter; readPage?: PageReader; embedder?: Embedder; parser?: PageParser },
   input: IngestInput,
 ): Promise<IngestResult> {
   const started = performance.now();
@@ -162,7 +162,9 @@ export async function ingestDocuments(
   }
   await Promise.all(parsing);
   const upsert = parsed.filter((p): p is PageChunks => p !== null);
-  const { pages: fresh, duplicates } = dropDuplicates(upsert);
+  // The pages kept as stored still say what a changed page repeats (an all-in-one page rebuilt, the pages it gathers not).
+  const kept = upsert.length > 0 && known.size > 0 && deps.readPage ? await storedPages(deps.readPage, id, present, upsert) : [];
+  const { pages: fresh, duplicates } = dropDuplicates(upsert, kept);
   counts.notContent += duplicates;
   const keptUrls = new Set(fresh.map((p) => p.url));
   for (const page of upsert) if (!keptUrls.has(page.url)) present.delete(page.url);
@@ -229,4 +231,21 @@ export async function removeSource(
   }
   await deps.writer.removeSource(id);
   return { removed };
+}
+
+/** The source's pages this sync keeps as they are, read back from the index (read only, never rewritten). */
+async function storedPages(readPage: PageReader, sourceId: string, present: ReadonlySet<string>, changed: readonly PageChunks[]): Promise<PageChunks[]> {
+  const changedUrls = new Set(changed.map((p) => p.url));
+  const pages: PageChunks[] = [];
+  for (const url of present) {
+    if (changedUrls.has(url)) continue;
+    const stored = await readPage(url, [sourceId]);
+    if (stored)
+      pages.push({
+        url,
+        hash: `stored ${url}`,
+        chunks: stored.passages.map((p) => ({ sourceId, url, anchor: p.anchor, title: stored.title, section: p.section, text: p.text })),
+      });
+  }
+  return pages;
 }

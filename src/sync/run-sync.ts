@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Embedder } from "../core/embedder.ts";
 import { DocentError } from "../core/errors.ts";
-import type { IndexWriter } from "../core/retriever.ts";
+import type { IndexWriter, PageReader } from "../core/retriever.ts";
 import type { SourceCatalog } from "../core/source-catalog.ts";
 import type { PageValidator, PageValidatorStore, SyncLeases, SyncSummary } from "../core/source-sync.ts";
 import { extractionBasis, type IngestResult, ingestDocuments } from "../ingest/ingest-documents.ts";
@@ -12,6 +12,7 @@ import { formatInterval } from "./interval.ts";
 export interface SyncDeps {
   catalog: SourceCatalog;
   writer: IndexWriter;
+  readPage?: PageReader;
   embedder?: Embedder;
   syncLeases: SyncLeases;
   pageValidators: PageValidatorStore;
