@@ -2,6 +2,22 @@ import type { SourceInfo } from "./source-catalog.ts";
 
 export type SmallTalk = "greeting" | "thanks" | "farewell" | "about" | "reaction";
 
+/** A fix reported back ("great, that fixed it"): thanks, but only in a message made of social phrases (see WEAK). */
+const FIX_REPORTED = [
+  "that fixed it",
+  "that did it",
+  "that did the trick",
+  "that solved it",
+  "that worked",
+  "it worked",
+  "it works",
+  "it works now",
+  "works now",
+  "problem solved",
+];
+/** A first message that only checks the service answers; likewise weak. */
+const SERVICE_CHECK = ["test", "testing", "just testing", "this is a test"];
+
 /**
  * The social phrases of English, by what they do: a closed class of language
  * (not words picked from questions), matched as whole phrases. A message made
@@ -55,16 +71,7 @@ const PHRASES: Array<[SmallTalk, string[]]> = [
       "you saved me",
       "you rock",
       // A fix reported back is thanks too: "great, that fixed it".
-      "that fixed it",
-      "that did it",
-      "that did the trick",
-      "that solved it",
-      "that worked",
-      "it worked",
-      "it works",
-      "it works now",
-      "works now",
-      "problem solved",
+      ...FIX_REPORTED,
     ],
   ],
   [
@@ -121,10 +128,7 @@ const PHRASES: Array<[SmallTalk, string[]]> = [
       "is anyone there",
       "anyone there",
       // A first message that only checks the service answers.
-      "test",
-      "testing",
-      "just testing",
-      "this is a test",
+      ...SERVICE_CHECK,
     ],
   ],
   [
@@ -280,20 +284,8 @@ const WEAK = new Set([
   "makes sense",
   "got it",
   // Said of a fix or a first try, they also open a question or a complaint ("test the database", "nothing works now").
-  "that fixed it",
-  "that did it",
-  "that did the trick",
-  "that solved it",
-  "that worked",
-  "it worked",
-  "it works",
-  "it works now",
-  "works now",
-  "problem solved",
-  "test",
-  "testing",
-  "just testing",
-  "this is a test",
+  ...FIX_REPORTED,
+  ...SERVICE_CHECK,
 ]);
 
 /** Phrases longest first, as word arrays, so "thank you" wins over "you". */
