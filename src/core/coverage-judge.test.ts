@@ -194,6 +194,9 @@ describe("unknownNames on hostile text", () => {
       // Words no list holds, each tried as a compound at every split, and one too long to try.
       [` ${"q".repeat(30)}`.repeat(3_000), () => false],
       ["q".repeat(100_000), () => false],
+      // An exception's name read by its parts: one huge one, and many.
+      [`A${"b".repeat(100_000)}Error`, () => false],
+      [` Ab${"Cd".repeat(10)}Error`.repeat(5_000), () => false],
     ] as const) {
       const started = performance.now();
       unknownNames({ analyzer, query, pages, sources, matches, isWord });

@@ -11,11 +11,7 @@ import type { RetrievalResult } from "./retriever.ts";
 const SET_ASIDE = /\b(?:without|instead\s+of|rather\s+than)\s+([^.,;:?!\n]{1,200})/gi;
 
 /** The set-aside phrases, each with the words that set it aside ("instead of" is no more the subject than what follows it). */
-export function setAsideText(question: string): string {
-  const phrases: string[] = [];
-  for (const [phrase] of question.matchAll(SET_ASIDE)) phrases.push(phrase);
-  return phrases.join(" ");
-}
+export const setAsideText = (question: string): string => question.match(SET_ASIDE)?.join(" ") ?? "";
 
 /** The question without its set-aside phrases (and the words that set them aside). */
 export const withoutSetAside = (question: string) => question.replace(SET_ASIDE, " ");

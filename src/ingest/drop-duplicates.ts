@@ -85,14 +85,12 @@ function compilationCopies(pages: readonly PageChunks[]): Map<PageChunks, Set<nu
       else holders.set(s, [page]);
     }
   }
-  const shared = (s: string) => {
-    const list = holders.get(s)!;
-    return list.length > 1 && list.length <= MAX_HOLDERS;
-  };
+  // A sentence one page copies from another: on two pages or more, but not on so many that it is boilerplate.
+  const copiedAmong = (list: readonly PageChunks[]) => list.length > 1 && list.length <= MAX_HOLDERS;
   // How many of each page's sentences stand on each other (larger) page.
   const overlap = new Map<PageChunks, Map<PageChunks, number>>();
   for (const list of holders.values()) {
-    if (list.length < 2 || list.length > MAX_HOLDERS) continue;
+    if (!copiedAmong(list)) continue;
     for (const small of list) {
       const counts = overlap.get(small) ?? new Map<PageChunks, number>();
       overlap.set(small, counts);
@@ -111,7 +109,10 @@ function compilationCopies(pages: readonly PageChunks[]): Map<PageChunks, Set<nu
   }
   const copies = new Map<PageChunks, Set<number>>();
   for (const [page, parts] of gathered) {
-    const fromParts = (s: string) => shared(s) && holders.get(s)!.some((p) => parts.has(p));
+    const fromParts = (s: string) => {
+      const list = holders.get(s)!;
+      return copiedAmong(list) && list.some((p) => parts.has(p));
+    };
     const perChunk = sentences.get(page)!;
     const all = [...new Set(perChunk.flat())];
     // A page that holds one other page is a version of it, not a compilation (the newer may say one thing more).

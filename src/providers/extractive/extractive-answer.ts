@@ -239,7 +239,7 @@ export function extractiveAnswer(question: string, documents: readonly Grounding
   // The code right after a quoted sentence is its example when it holds a word of the question.
   const askedFor = (c: Candidate) => c.follow ?? (c.example && [...c.example.terms].some((t) => asked.has(t)) ? c.example.block : undefined);
   // A list item quoted as its whole list is cited where that list stands; a sentence, wherever it stands.
-  const wholeList = (c: Candidate) => c.follow?.kind === "list" && askedFor(c) === c.follow && !c.text.endsWith(":");
+  const wholeList = (c: Candidate) => c.follow?.kind === "list" && !c.text.endsWith(":");
   const citations = (c: Candidate) => [c.reference, ...(wholeList(c) ? c.alsoListed : c.alsoIn)];
   const referencePage = new Map(documents.map((d) => [d.referenceNumber, pageOf(d)]));
   const citedPages = new Set(picked.flatMap(citations).map((reference) => referencePage.get(reference)));
