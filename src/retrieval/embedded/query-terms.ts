@@ -1,3 +1,4 @@
+import { ownText } from "../../core/own-text.ts";
 import type { QueryTerm } from "../../core/retriever.ts";
 import { queryWords, type TextAnalyzer } from "../../core/text-analyzer.ts";
 import { isEnglishWord } from "../english-words.ts";
@@ -26,6 +27,26 @@ const MAX_SPELLING_TRIES = 8;
 const COMMON_SHARE = 0.1;
 /** …once the index is large enough for that to matter. */
 const GATING_MIN_CHUNKS = 2000;
+
+/**
+ * How many times a text says each of the given terms. A long question tells a
+ * story around what it asks, and the words it comes back to ("database",
+ * "connection" three times each beside one "thin wrapper") are what it is
+ * about; the caller's code is left out first (`ownText`), where names repeat
+ * because code repeats them. Only words sharing a term's first two letters are stemmed, so a
+ * message of 100,000 characters costs little more than reading it.
+ */
+function timesSaid(text: string, analyzer: TextAnalyzer, wanted: readonly string[]): number[] {
+  const counts = new Map(wanted.map((term) => [term, 0]));
+  const prefixes = new Set(wanted.map((term) => term.slice(0, 2)));
+  for (const word of analyzer.words(text)) {
+    if (!prefixes.has(word.slice(0, 2))) continue;
+    const term = analyzer.term(word);
+    const count = counts.get(term);
+    if (count !== undefined) counts.set(term, count + 1);
+  }
+  return wanted.map((term) => Math.max(1, counts.get(term)!));
+}
 
 /**
  * The question's words as the index reads them, each weighed by how rare it
@@ -58,8 +79,9 @@ export function queryTerms(query: string, segments: readonly LoadedSegment[], te
     return df;
   };
   let tries = 0;
-  for (const asked of queryWords(analyzer, query)) {
-    let word = asked;
+  const asked: string[] = [];
+  for (const written of queryWords(analyzer, query)) {
+    let word = written;
     let term = analyzer.term(word);
     // A misspelt word ("vacum") is searched as the word the documentation most likely means ("vacuum").
     if (passagesHolding(term) === 0 && tries++ < MAX_SPELLING_TRIES) {
@@ -67,6 +89,7 @@ export function queryTerms(query: string, segments: readonly LoadedSegment[], te
       if (corrected) [word, term] = [corrected, analyzer.term(corrected)];
     }
     if (terms.some((t) => t.term === term)) continue;
+    asked.push(analyzer.term(written));
     const df = passagesHolding(term);
     const id = termId(term);
     terms.push({ term, text: word, id, df, weight: Math.log(1 + (total - df + 0.5) / (df + 0.5)), share: df > 0 ? shareOf(id) : 0 });
@@ -84,7 +107,10 @@ export function queryTerms(query: string, segments: readonly LoadedSegment[], te
   const known = terms.filter((t) => t.df > 0);
   const telling = large ? known.filter((t) => t.df <= total * COMMON_SHARE) : known;
   const selectors = new Set(telling.length > 0 ? telling : [...known].sort((a, b) => a.df - b.df).slice(0, 2));
-  const search: SearchTerm[] = terms.map((t) => ({ id: t.id, selects: selectors.has(t) }));
+  // A term the question says twice in its own words counts twice in the ranking (BM25's query term frequency,
+  // linear as in Lucene and FTS5), not in coverage: the judge asks how much of what was said a passage holds.
+  const said = timesSaid(ownText(query), analyzer, asked);
+  const search: SearchTerm[] = terms.map((t, i) => ({ id: t.id, selects: selectors.has(t), scale: said[i]! }));
   const aliasOf: number[] = [];
   terms.forEach((t, i) => {
     for (const noun of agentNouns(t.text)) {

@@ -45,6 +45,38 @@ describe("embedded index on disk", () => {
     expect(weight("qzxwv")).toBeCloseTo(Math.max(weight("vacuum"), weight("table")), 9);
   });
 
+  it("ranks by what a question says again and again, not by the one rare word of its story", async () => {
+    const index = openSqliteIndex(tempFile());
+    const filler = Array.from({ length: 16 }, (_, i) => page(ID, `https://x/f${i}.html`, `Page f${i}`, `Notes on topic ${i} and its settings.`));
+    const about = (name: string, text: string) => page(ID, `https://x/${name}.html`, `Page ${name}`, text);
+    await index.writer.replaceSource(ID, [
+      ...filler,
+      about("wrapper", "A wrapper library adds helpers around the core calls."),
+      about("connection", "Each connection has a state of its own."),
+      ...["pool", "timeout", "proxy"].map((name) => about(name, `A ${name} setting changes how a connection behaves here.`)),
+    ]);
+    // "wrapper" is rarer (one passage) than "connection" (four), but the question is about its connection.
+    const top = await urls(index, "My connection is slow, each connection goes through a wrapper: why is the connection slow?");
+    index.close();
+    expect(top[0]).toBe("https://x/connection.html");
+  });
+
+  it("does not count what the caller's pasted code repeats as what the question is about", async () => {
+    const index = openSqliteIndex(tempFile());
+    const filler = Array.from({ length: 16 }, (_, i) => page(ID, `https://x/f${i}.html`, `Page f${i}`, `Notes on topic ${i} and its settings.`));
+    const about = (name: string, text: string) => page(ID, `https://x/${name}.html`, `Page ${name}`, text);
+    await index.writer.replaceSource(ID, [
+      ...filler,
+      about("bucket", "A bucket holds the objects you upload."),
+      about("defaults", "A default value is made once, when the function is defined, and later calls share it."),
+      ...["hooks", "signals", "loops"].map((name) => about(name, `How a function runs ${name} between calls.`)),
+    ]);
+    // `bucket` is said three times, all in the code; the question's own words ask why calls share a default.
+    const top = await urls(index, "Why do calls share a default? def add(item, bucket=[]): bucket.append(item); return bucket");
+    index.close();
+    expect(top[0]).toBe("https://x/defaults.html");
+  });
+
   it("serves what another connection committed once it refreshes, as a server sees a CLI's ingest", async () => {
     const file = tempFile();
     const server = openSqliteIndex(file, { preload: true });
