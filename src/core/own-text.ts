@@ -14,9 +14,10 @@ const CODE_TOKEN = /[_\\(=]|^[.~]*\/|\/.*\/|\/.*\.|^[\p{Ll}\d.-]+\/[\p{Ll}\d./-]
 /**
  * The question without what the caller quotes or writes as code: an error
  * message's `"orders_pkey"`, a package path in `require('mylib/utils')`, are
- * the caller's own names, not a product the question is about, and `bucket`
- * said four times in a pasted `def add(item, bucket=[])` is the caller's
- * variable, not what the question keeps coming back to. A quoted
+ * the caller's own names, not a product the question is about, and
+ * `bucket=[]`, `bucket.append(item)` in a pasted `def add(item, bucket=[])`
+ * are not what the question keeps coming back to. A fenced block is read the
+ * same way, token by token: its plain words stay. A quoted
  * single word ("MongoDB") and a pair such as "Oracle/MySQL" are still read.
  * Tokens are split on white space and tested one by one (a pattern spanning a
  * token backtracked over a run of 50,000 letters for 3.3 s).

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { englishAnalyzer as analyzer } from "../text/english-analyzer.ts";
-import { contentTerms, makeTermMatcher, queryWords } from "./text-analyzer.ts";
+import { contentTerms, makeTermMatcher, queryWords, termCounts } from "./text-analyzer.ts";
 
 describe("the one analyzer", () => {
   it("reads words as the index does: letters and digits, lower-cased, accents removed, Porter stems", () => {
@@ -15,6 +15,12 @@ describe("the one analyzer", () => {
     expect(contentTerms(analyzer, "How do I rebuild the indexes of a café?")).toEqual(["rebuild", "index", "cafe"]);
     const matches = makeTermMatcher(analyzer, contentTerms(analyzer, "rebuild indexes café uses"));
     expect(matches("REINDEX rebuilds an index. The Café uses it.").sort()).toEqual(["cafe", "index", "rebuild", "us"]);
+  });
+
+  it("counts how often a text says each term, as a question's words are read (stop words never)", () => {
+    const text = "Which tool uses the least memory? I used one, I am using it now, let us use another: memory, memories.";
+    // "use", "used", "using" and "us" are stop words that stem as "uses" does: only "uses" counts.
+    expect(termCounts(analyzer, text, ["us", "memori", "tool", "vacuum"])).toEqual([1, 3, 1, 0]);
   });
 
   it("reads what a contraction leaves as function words, not as the question's subject", () => {

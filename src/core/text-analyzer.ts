@@ -69,3 +69,21 @@ export function makeTermMatcher(analyzer: TextAnalyzer, terms: readonly string[]
     return [...found];
   };
 }
+
+/**
+ * How many times a text says each of the given terms, as `queryWords` reads
+ * it (stop words and one-letter words are not counted: `uses`, `used` and
+ * `using` all stem to `us`). Only words sharing a term's first two letters
+ * are stemmed, as in `makeTermMatcher`. A term the text never says counts 0.
+ */
+export function termCounts(analyzer: TextAnalyzer, text: string, terms: readonly string[]): number[] {
+  const counts = new Map(terms.map((term) => [term, 0]));
+  const prefixes = new Set(terms.map((term) => term.slice(0, 2)));
+  for (const word of analyzer.words(text)) {
+    if (word.length < 2 || !prefixes.has(word.slice(0, 2)) || analyzer.isStopWord(word)) continue;
+    const term = analyzer.term(word);
+    const count = counts.get(term);
+    if (count !== undefined) counts.set(term, count + 1);
+  }
+  return terms.map((term) => counts.get(term)!);
+}

@@ -1,6 +1,6 @@
 import { ownText } from "../../core/own-text.ts";
 import type { QueryTerm } from "../../core/retriever.ts";
-import { queryWords, type TextAnalyzer } from "../../core/text-analyzer.ts";
+import { queryWords, type TextAnalyzer, termCounts } from "../../core/text-analyzer.ts";
 import { isEnglishWord } from "../english-words.ts";
 import { agentNouns } from "./agent-nouns.ts";
 import { FIELD } from "./segment.ts";
@@ -27,26 +27,6 @@ const MAX_SPELLING_TRIES = 8;
 const COMMON_SHARE = 0.1;
 /** …once the index is large enough for that to matter. */
 const GATING_MIN_CHUNKS = 2000;
-
-/**
- * How many times a text says each of the given terms. A long question tells a
- * story around what it asks, and the words it comes back to ("database",
- * "connection" three times each beside one "thin wrapper") are what it is
- * about; the caller's code is left out first (`ownText`), where names repeat
- * because code repeats them. Only words sharing a term's first two letters are stemmed, so a
- * message of 100,000 characters costs little more than reading it.
- */
-function timesSaid(text: string, analyzer: TextAnalyzer, wanted: readonly string[]): number[] {
-  const counts = new Map(wanted.map((term) => [term, 0]));
-  const prefixes = new Set(wanted.map((term) => term.slice(0, 2)));
-  for (const word of analyzer.words(text)) {
-    if (!prefixes.has(word.slice(0, 2))) continue;
-    const term = analyzer.term(word);
-    const count = counts.get(term);
-    if (count !== undefined) counts.set(term, count + 1);
-  }
-  return wanted.map((term) => Math.max(1, counts.get(term)!));
-}
 
 /**
  * The question's words as the index reads them, each weighed by how rare it
@@ -107,9 +87,12 @@ export function queryTerms(query: string, segments: readonly LoadedSegment[], te
   const known = terms.filter((t) => t.df > 0);
   const telling = large ? known.filter((t) => t.df <= total * COMMON_SHARE) : known;
   const selectors = new Set(telling.length > 0 ? telling : [...known].sort((a, b) => a.df - b.df).slice(0, 2));
-  // A term the question says twice in its own words counts twice in the ranking (BM25's query term frequency,
-  // linear as in Lucene and FTS5), not in coverage: the judge asks how much of what was said a passage holds.
-  const said = timesSaid(ownText(query), analyzer, asked);
+  // A long question tells a story around what it asks, and the words it comes back to ("connection" three
+  // times beside one "thin wrapper") are what it is about: a term counts in the ranking as often as the
+  // question says it in its own words (BM25's query term frequency, linear as in FTS5 and Lucene; once when
+  // said only in code, where names repeat because code repeats them), not in coverage, which asks how much
+  // of what was said a passage holds.
+  const said = termCounts(analyzer, ownText(query), asked).map((count) => Math.max(1, count));
   const search: SearchTerm[] = terms.map((t, i) => ({ id: t.id, selects: selectors.has(t), scale: said[i]! }));
   const aliasOf: number[] = [];
   terms.forEach((t, i) => {
@@ -117,7 +100,7 @@ export function queryTerms(query: string, segments: readonly LoadedSegment[], te
       const stem = analyzer.term(noun);
       const id = stem === t.term ? undefined : termId(stem);
       if (id === undefined || search.some((s) => s.id === id)) continue;
-      search.push({ id, selects: false, ...AGENT_NOUN });
+      search.push({ id, selects: false, ...AGENT_NOUN, scale: AGENT_NOUN.scale * said[i]! });
       aliasOf.push(i);
     }
   });

@@ -77,6 +77,19 @@ describe("embedded index on disk", () => {
     expect(top[0]).toBe("https://x/defaults.html");
   });
 
+  it("still searches a word the question says only in its code", async () => {
+    const index = openSqliteIndex(tempFile());
+    const filler = Array.from({ length: 16 }, (_, i) => page(ID, `https://x/f${i}.html`, `Page f${i}`, `Notes on topic ${i} and its settings.`));
+    await index.writer.replaceSource(ID, [
+      ...filler,
+      page(ID, "https://x/connect.html", "Page connect", "Open a connection to the server."),
+      page(ID, "https://x/early.html", "Page early", "A call may return early."),
+    ]);
+    const top = await urls(index, "What does open_connection() return?");
+    index.close();
+    expect(top[0]).toBe("https://x/connect.html");
+  });
+
   it("serves what another connection committed once it refreshes, as a server sees a CLI's ingest", async () => {
     const file = tempFile();
     const server = openSqliteIndex(file, { preload: true });
