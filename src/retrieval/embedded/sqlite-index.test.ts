@@ -45,49 +45,40 @@ describe("embedded index on disk", () => {
     expect(weight("qzxwv")).toBeCloseTo(Math.max(weight("vacuum"), weight("table")), 9);
   });
 
-  it("ranks by what a question says again and again, not by the one rare word of its story", async () => {
+  /** The first page found for a question among 16 filler pages and the given ones (`name` → `https://x/name.html`). */
+  const firstFor = async (pages: Record<string, string>, question: string) => {
     const index = openSqliteIndex(tempFile());
     const filler = Array.from({ length: 16 }, (_, i) => page(ID, `https://x/f${i}.html`, `Page f${i}`, `Notes on topic ${i} and its settings.`));
-    const about = (name: string, text: string) => page(ID, `https://x/${name}.html`, `Page ${name}`, text);
-    await index.writer.replaceSource(ID, [
-      ...filler,
-      about("wrapper", "A wrapper library adds helpers around the core calls."),
-      about("connection", "Each connection has a state of its own."),
-      ...["pool", "timeout", "proxy"].map((name) => about(name, `A ${name} setting changes how a connection behaves here.`)),
-    ]);
-    // "wrapper" is rarer (one passage) than "connection" (four), but the question is about its connection.
-    const top = await urls(index, "My connection is slow, each connection goes through a wrapper: why is the connection slow?");
+    await index.writer.replaceSource(ID, [...filler, ...Object.entries(pages).map(([name, text]) => page(ID, `https://x/${name}.html`, `Page ${name}`, text))]);
+    const [first] = await urls(index, question);
     index.close();
-    expect(top[0]).toBe("https://x/connection.html");
+    return first?.slice("https://x/".length, -".html".length);
+  };
+
+  it("ranks by what a question says again and again, not by the one rare word of its story", async () => {
+    const setting = (name: string) => `A ${name} setting changes how a connection behaves here.`;
+    const pages = { wrapper: "A wrapper library adds helpers around the core calls.", connection: "Each connection has a state of its own." };
+    // "wrapper" is rarer (one passage) than "connection" (four), but the question is about its connection.
+    const question = "My connection is slow, each connection goes through a wrapper: why is the connection slow?";
+    expect(await firstFor({ ...pages, pool: setting("pool"), timeout: setting("timeout"), proxy: setting("proxy") }, question)).toBe("connection");
   });
 
   it("does not count what the caller's pasted code repeats as what the question is about", async () => {
-    const index = openSqliteIndex(tempFile());
-    const filler = Array.from({ length: 16 }, (_, i) => page(ID, `https://x/f${i}.html`, `Page f${i}`, `Notes on topic ${i} and its settings.`));
-    const about = (name: string, text: string) => page(ID, `https://x/${name}.html`, `Page ${name}`, text);
-    await index.writer.replaceSource(ID, [
-      ...filler,
-      about("bucket", "A bucket holds the objects you upload."),
-      about("defaults", "A default value is made once, when the function is defined, and later calls share it."),
-      ...["hooks", "signals", "loops"].map((name) => about(name, `How a function runs ${name} between calls.`)),
-    ]);
-    // `bucket` is said three times, all in the code; the question's own words ask why calls share a default.
-    const top = await urls(index, "Why do calls share a default? def add(item, bucket=[]): bucket.append(item); return bucket");
-    index.close();
-    expect(top[0]).toBe("https://x/defaults.html");
+    const runs = (name: string) => `How a function runs ${name} between calls.`;
+    const pages = {
+      bucket: "A bucket holds the objects you upload.",
+      defaults: "A default value is made once, when the function is defined, and later calls share it.",
+      hooks: runs("hooks"),
+      signals: runs("signals"),
+      loops: runs("loops"),
+    };
+    // `bucket` is said three times, two of them in code; the question's own words ask why calls share a default.
+    expect(await firstFor(pages, "Why do calls share a default? def add(item, bucket=[]): bucket.append(item); return bucket")).toBe("defaults");
   });
 
   it("still searches a word the question says only in its code", async () => {
-    const index = openSqliteIndex(tempFile());
-    const filler = Array.from({ length: 16 }, (_, i) => page(ID, `https://x/f${i}.html`, `Page f${i}`, `Notes on topic ${i} and its settings.`));
-    await index.writer.replaceSource(ID, [
-      ...filler,
-      page(ID, "https://x/connect.html", "Page connect", "Open a connection to the server."),
-      page(ID, "https://x/early.html", "Page early", "A call may return early."),
-    ]);
-    const top = await urls(index, "What does open_connection() return?");
-    index.close();
-    expect(top[0]).toBe("https://x/connect.html");
+    const pages = { connect: "Open a connection to the server.", early: "A call may return early." };
+    expect(await firstFor(pages, "What does open_connection() return?")).toBe("connect");
   });
 
   it("serves what another connection committed once it refreshes, as a server sees a CLI's ingest", async () => {
