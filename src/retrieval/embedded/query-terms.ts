@@ -63,13 +63,14 @@ export function queryTerms(query: string, segments: readonly LoadedSegment[], te
   for (const written of queryWords(analyzer, query)) {
     let word = written;
     let term = analyzer.term(word);
+    const askedTerm = term;
     // A misspelt word ("vacum") is searched as the word the documentation most likely means ("vacuum").
     if (passagesHolding(term) === 0 && tries++ < MAX_SPELLING_TRIES) {
       const corrected = correctSpelling(word, (candidate) => passagesHolding(analyzer.term(candidate)));
       if (corrected) [word, term] = [corrected, analyzer.term(corrected)];
     }
     if (terms.some((t) => t.term === term)) continue;
-    asked.push(analyzer.term(written));
+    asked.push(askedTerm);
     const df = passagesHolding(term);
     const id = termId(term);
     terms.push({ term, text: word, id, df, weight: Math.log(1 + (total - df + 0.5) / (df + 0.5)), share: df > 0 ? shareOf(id) : 0 });

@@ -76,6 +76,23 @@ describe("embedded index on disk", () => {
     expect(await firstFor(pages, "Why do calls share a default? def add(item, bucket=[]): bucket.append(item); return bucket")).toBe("defaults");
   });
 
+  it("counts a hostile question's words in one pass: 100,000 characters of repeats, quotes and look-alike words", async () => {
+    const setting = (name: string) => `A ${name} setting changes how a connection behaves here.`;
+    const pages = {
+      connection: "Each connection has a state of its own.",
+      wrapper: "A wrapper library adds helpers around the core calls.",
+      pool: setting("pool"),
+      proxy: setting("proxy"),
+    };
+    const lookAlikes = Array.from({ length: 11_000 }, (_, i) => `co${i.toString(36).replace(/\d/g, "x")}`).join(" ");
+    const question = `wrapper ${"connection ".repeat(2_000)}${"'a ".repeat(5_000)}${lookAlikes}`.slice(0, 100_000);
+    expect(question).toHaveLength(100_000);
+    const started = performance.now();
+    // Said 2,000 times, "connection" (three passages) leads "wrapper" (one); reading the text stays linear (a loose bound, far above the ~0.1 s it takes).
+    expect(await firstFor(pages, question)).toBe("connection");
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
   it("still searches a word the question says only in its code", async () => {
     const pages = { connect: "Open a connection to the server.", early: "A call may return early." };
     expect(await firstFor(pages, "What does open_connection() return?")).toBe("connect");
