@@ -30,6 +30,7 @@ import { makeHybridRetriever } from "./retrieval/hybrid-retriever.ts";
 import { createThreadedSchemaValidator } from "./structured/threaded-validator.ts";
 import { englishAnalyzer } from "./text/english-analyzer.ts";
 import { everydayShare } from "./text/everyday-english.ts";
+import { isSoftwareTerm } from "./text/software-terms.ts";
 import { createUsageServices, type UsageServices } from "./usage-services.ts";
 import { warmUp } from "./warm-up.ts";
 
@@ -138,6 +139,7 @@ export async function createServices(
     maxReferences: config.MAX_REFERENCES,
     minSimilarity: config.EMBEDDINGS_MIN_SIMILARITY,
     isWord: isEnglishWord,
+    isSoftwareTerm,
     everyday: everydayShare,
     analyzer,
     sourceChoiceTimeoutMs: config.AGENT_SOURCE_CHOICE_TIMEOUT_MS,

@@ -26,6 +26,9 @@ describe("refusing only what the sources do not cover", () => {
     // The same words without the foreign name are answered.
     const plain = await ask("How do I physically reorder a table according to an index?");
     expect(pageOf(plain.url_references[0])).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
+    // Developers' jargon the pages never write (software-terms' `monorepo`) names no product: answered.
+    const jargon = await ask("Every service in our monorepo shares one database: how do I physically reorder a table according to an index?");
+    expect(pageOf(jargon.url_references[0])).toBe("https://www.postgresql.org/docs/15/sql-cluster.html");
   });
 
   it("with one source visible, answers as if it were named, but still refuses a question about a product it never mentions", async () => {

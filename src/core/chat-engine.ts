@@ -45,6 +45,8 @@ export interface ChatEngineDeps {
   sourceChoiceTimeoutMs?: number;
   /** Whether a word is a dictionary word: lets "postgres" or "pyhton" name its source. */
   isWord?: IsWord;
+  /** Whether a lower-case word is software jargon (see unknownNames in coverage-judge.ts). */
+  isSoftwareTerm?: IsWord;
   /** How common a term is in everyday spoken English (see documentationWords in coverage-judge.ts). */
   everyday?: EverydayShare;
   /** How much a request may hold (messages, characters); refused before any work. */
@@ -126,6 +128,7 @@ export function createChatEngine(deps: ChatEngineDeps) {
       sources: picked.sources,
       matches: picked.matches,
       isWord: deps.isWord,
+      isSoftwareTerm: deps.isSoftwareTerm,
       analyzer: deps.analyzer,
       minSimilarity,
       terms: picked.terms,

@@ -160,6 +160,16 @@ describe("unknownNames and words a word list lacks", () => {
     expect(unknownNames({ analyzer, query: "configure webpack", pages, sources, matches, isWord, terms })).toEqual(["webpack"]);
   });
 
+  it("reads a lower-case compound that a dictionary of software jargon lists as a word, though the documentation never uses it", () => {
+    const isSoftwareTerm = (w: string) => w === "monorepo";
+    expect(unknownNames({ analyzer, query: "configure webpack, a monorepo", pages, sources, matches, isWord, isSoftwareTerm })).toEqual(["webpack"]);
+    // Only a compound of English words, written in lower case: listed or not, a capitalised one stays a name.
+    expect(unknownNames({ analyzer, query: "our Monorepo and inago", pages, sources, matches, isWord, isSoftwareTerm: () => true })).toEqual([
+      "Monorepo",
+      "inago",
+    ]);
+  });
+
   it("does not take a name the question sets aside for what it is about", () => {
     const isWord = (w: string) => !/^(pytz|chicago|pendulum)$/.test(w);
     const query = "How do I convert a timestamp to Chicago time without pytz, instead of Pendulum?";

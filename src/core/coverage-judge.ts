@@ -38,6 +38,8 @@ export interface CoverageQuestion {
   sources: readonly SourceInfo[];
   matches?: RetrievalResult["matches"];
   isWord?: IsWord;
+  /** Whether a lower-case word is software jargon (`monorepo`, `webhook`): a compound of English words it lists is no product. */
+  isSoftwareTerm?: IsWord;
   /** The one analyzer: its stop words are not names. */
   analyzer: TextAnalyzer;
   /** A page found by meaning at least this similar covers the question whatever its words. */
@@ -64,9 +66,10 @@ export function unknownNames({
   sources,
   matches,
   isWord,
+  isSoftwareTerm,
   analyzer,
   terms,
-}: Pick<CoverageQuestion, "query" | "pages" | "sources" | "matches" | "isWord" | "analyzer" | "terms">): string[] {
+}: Pick<CoverageQuestion, "query" | "pages" | "sources" | "matches" | "isWord" | "isSoftwareTerm" | "analyzer" | "terms">): string[] {
   if (!matches || !isWord) return [];
   const held = new Set(pages.flatMap((p) => p.chunks.flatMap((c) => c.matched)));
   const sourceWords = new Set(sources.flatMap((s) => distinctiveNameWords(s.name, analyzer)));
@@ -76,8 +79,9 @@ export function unknownNames({
     const word = written.toLowerCase();
     if (word.length < 3 || /\d/.test(word) || written === written.toUpperCase() || analyzer.isStopWord(word) || sourceWords.has(word) || isWord(word))
       return false;
-    // A coined word of the documentation's own (`standalone`), not a product written in lower case (`webpack`, `wordpress`).
-    if (written === word && used.has(analyzer.term(word)) && isCompound(word, isWord)) return false;
+    // A coined word of the documentation's own (`standalone`) or of developers' jargon (`monorepo`), not a product
+    // written in lower case (`wordpress`).
+    if (written === word && (used.has(analyzer.term(word)) || isSoftwareTerm?.(word)) && isCompound(word, isWord)) return false;
     return !matches(word).some((t) => held.has(t));
   };
   const unknown: string[] = [];
@@ -108,7 +112,10 @@ const MAX_COMPOUND = 30;
  * three letters each: `standalone`, `monorepo`, `codebase`, `webhook`,
  * `localhost`, `subfolder`. Technical prose coins such words faster than a
  * word list takes them in. Product names are made so too (`webpack`,
- * `wordpress`, `github`), which is why only one the documentation uses counts.
+ * `wordpress`, `github`), which is why only one the documentation uses, or
+ * one a dictionary of software jargon lists, counts (that dictionary writes a
+ * few products in lower case too, `webpack` among them: the coverage bar is
+ * then what refuses a question about one).
  */
 function isCompound(word: string, isWord: IsWord): boolean {
   if (word.length > MAX_COMPOUND) return false;

@@ -1,0 +1,13 @@
+import { describe, expect, it } from "vitest";
+import { isSoftwareTerm } from "./software-terms.ts";
+
+describe("isSoftwareTerm", () => {
+  it("knows developers' jargon that general word lists lack", () => {
+    for (const word of ["monorepo", "webhook", "codebase", "backend", "worktree"]) expect(isSoftwareTerm(word), word).toBe(true);
+  });
+
+  it("keeps only entries written in lower case, and knows no everyday or made-up word", () => {
+    // The dictionary writes WordPress and Postgres capitalised: products, not jargon (lower-casing its entries would let them in).
+    for (const word of ["wordpress", "postgres", "weekend", "inago", ""]) expect(isSoftwareTerm(word), word).toBe(false);
+  });
+});
