@@ -113,9 +113,8 @@ const MAX_COMPOUND = 30;
  * `localhost`, `subfolder`. Technical prose coins such words faster than a
  * word list takes them in. Product names are made so too (`webpack`,
  * `wordpress`, `github`), which is why only one the documentation uses, or
- * one a dictionary of software jargon lists, counts (that dictionary writes a
- * few products in lower case too, `webpack` among them: the coverage bar is
- * then what refuses a question about one).
+ * one a dictionary of software jargon lists and no product dictionary does
+ * (see software-terms.ts), counts.
  */
 function isCompound(word: string, isWord: IsWord): boolean {
   if (word.length > MAX_COMPOUND) return false;

@@ -4,23 +4,36 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 
 /**
- * Software jargon, as the cspell spell checker's software-terms dictionary
- * keeps it (`@cspell/dict-software-terms`, about 3,300 entries: `monorepo`,
- * `webhook`, `codebase`, `backend`, `worktree`). General word lists lag behind
- * what developers write every day; a spell checker's list for code and its
- * docs is kept up with it. Only entries written in lower case letters are
- * kept: the list writes most products capitalised (`WordPress`, `Postgres`),
- * though a few go lower case as their makers write them (`webpack`).
+ * Software jargon, as the cspell spell checker's dictionaries keep it: the
+ * lower-case entries of its software-terms dictionary (`monorepo`, `webhook`,
+ * `codebase`, `worktree`), less every name its product dictionaries list
+ * (software tools, popular npm packages, companies), since a few products go
+ * lower case as their makers write them (`webpack`, `lodash`, `memcached`).
+ * General word lists lag behind what developers write every day; a spell
+ * checker's lists for code and its docs are kept up with it.
  */
 let terms: Set<string> | undefined;
 
-function load(): Set<string> {
-  const dir = path.dirname(createRequire(import.meta.url).resolve("@cspell/dict-software-terms/cspell-ext.json"));
-  const text = gunzipSync(fs.readFileSync(path.join(dir, "dict", "softwareTerms.txt.gz"))).toString("utf8");
-  return new Set(text.split("\n").filter((line) => /^[a-z]+$/.test(line)));
+const require = createRequire(import.meta.url);
+/** The lines of one of a cspell dictionary package's word files (plain or gzipped), comments and blanks left out. */
+function lines(pkg: string, file: string): string[] {
+  const raw = fs.readFileSync(path.join(path.dirname(require.resolve(`${pkg}/cspell-ext.json`)), "dict", file));
+  const text = file.endsWith(".gz") ? gunzipSync(raw).toString("utf8") : raw.toString("utf8");
+  return text.split("\n").filter((line) => line && !line.startsWith("#"));
 }
 
-/** Whether a lower-case word is software jargon (loaded on first use, ~25 ms; at a server's start, see warm-up.ts). */
+function load(): Set<string> {
+  const products = new Set(
+    [
+      ...lines("@cspell/dict-software-terms", "software-tools.txt"),
+      ...lines("@cspell/dict-npm", "npm.txt"),
+      ...lines("@cspell/dict-companies", "companies.txt"),
+    ].map((name) => name.toLowerCase()),
+  );
+  return new Set(lines("@cspell/dict-software-terms", "softwareTerms.txt.gz").filter((line) => /^[a-z]+$/.test(line) && !products.has(line)));
+}
+
+/** Whether a lower-case word is software jargon and no product (loaded on first use, ~30 ms; at a server's start, see warm-up.ts). */
 export function isSoftwareTerm(word: string): boolean {
   terms ??= load();
   return terms.has(word);
