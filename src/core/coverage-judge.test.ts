@@ -170,6 +170,16 @@ describe("unknownNames and words a word list lacks", () => {
     ]);
   });
 
+  it("reads a sentence's capitalised first word as it would be written inside the sentence", () => {
+    const isSoftwareTerm = (w: string) => w === "monorepo" || w === "webhook";
+    const isWord = (w: string) => english.has(w) || w === "hook";
+    const query = "Monorepo: slow. Webhook fails in our script! Elasticsearch fails?";
+    // A listed compound is jargon wherever a sentence starts; an unlisted one stays a product.
+    expect(unknownNames({ analyzer, query, pages, sources, matches, isWord, isSoftwareTerm })).toEqual(["Elasticsearch"]);
+    // Inside a sentence, capitalised, it is a name again.
+    expect(unknownNames({ analyzer, query: "our Monorepo fails", pages, sources, matches, isWord, isSoftwareTerm })).toEqual(["Monorepo"]);
+  });
+
   it("does not take a name the question sets aside for what it is about", () => {
     const isWord = (w: string) => !/^(pytz|chicago|pendulum)$/.test(w);
     const query = "How do I convert a timestamp to Chicago time without pytz, instead of Pendulum?";

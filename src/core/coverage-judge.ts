@@ -75,23 +75,33 @@ export function unknownNames({
   const sourceWords = new Set(sources.flatMap((s) => distinctiveNameWords(s.name, analyzer)));
   // Words the searched documentation uses somewhere (the retriever's counts; unknown without them).
   const used = new Set((terms ?? []).filter((t) => (t.share ?? 0) > 0).map((t) => t.term));
-  const names = (written: string): boolean => {
+  const names = (written: string, sentenceStart = false): boolean => {
     const word = written.toLowerCase();
     if (word.length < 3 || /\d/.test(word) || written === written.toUpperCase() || analyzer.isStopWord(word) || sourceWords.has(word) || isWord(word))
       return false;
     // A coined word of the documentation's own (`standalone`) or of developers' jargon (`monorepo`), not a product
-    // written in lower case (`wordpress`).
-    if (written === word && (used.has(analyzer.term(word)) || isSoftwareTerm?.(word)) && isCompound(word, isWord)) return false;
+    // written in lower case (`wordpress`); a sentence's first word is capitalised whatever it is ("Monorepo: …").
+    const lower = written === word || (sentenceStart && written === word[0]!.toUpperCase() + word.slice(1));
+    if (lower && (used.has(analyzer.term(word)) || isSoftwareTerm?.(word)) && isCompound(word, isWord)) return false;
     return !matches(word).some((t) => held.has(t));
   };
   const unknown: string[] = [];
   // What the question sets aside ("…without pytz") is what the asker does not want, not what it is about.
-  for (const [original] of ownText(withoutSetAside(query)).matchAll(/\p{L}[\p{L}\p{N}]*/gu)) {
+  const text = ownText(withoutSetAside(query));
+  for (const { 0: original, index } of text.matchAll(/\p{L}[\p{L}\p{N}]*/gu)) {
     const exception = EXCEPTION_CLASS.exec(original);
     // An exception the pages write (`RuntimeError`) is known; one they do not is judged by what its parts name.
-    if (names(original) && (!exception || (exception[1]!.match(CAPITALISED_PARTS) ?? []).some(names))) unknown.push(original);
+    if (names(original, startsSentence(text, index)) && (!exception || (exception[1]!.match(CAPITALISED_PARTS) ?? []).some((part) => names(part))))
+      unknown.push(original);
   }
   return unknown;
+}
+
+/** Whether a word at `at` begins a sentence: nothing but white space before it since the text's start or a `.`, `!`, `?` or `:`. */
+function startsSentence(text: string, at: number): boolean {
+  let k = at - 1;
+  while (k >= 0 && /\s/.test(text[k]!)) k--;
+  return k < 0 || ".!?:".includes(text[k]!);
 }
 
 /**

@@ -11,7 +11,9 @@ describe("isSoftwareTerm", () => {
     for (const word of ["wordpress", "postgres", "weekend", "inago", ""]) expect(isSoftwareTerm(word), word).toBe(false);
   });
 
-  it("leaves out the products its makers write in lower case, which the product dictionaries list", () => {
-    for (const word of ["webpack", "lodash", "memcached"]) expect(isSoftwareTerm(word), word).toBe(false);
+  it("leaves out the products its makers write in lower case: those the product dictionaries list, and those read by hand", () => {
+    // npm packages, a software tool, a company; then products no product dictionary lists.
+    for (const word of ["webpack", "lodash", "memcached", "buildkite", "softlayer"]) expect(isSoftwareTerm(word), word).toBe(false);
+    for (const word of ["logstash", "graylog", "gitlens", "checkstyle", "javadoc", "minitest"]) expect(isSoftwareTerm(word), word).toBe(false);
   });
 });
