@@ -176,6 +176,9 @@ describe("unknownNames and words a word list lacks", () => {
     const query = "Monorepo: slow. Webhook fails in our script! Elasticsearch fails?";
     // A listed compound is jargon wherever a sentence starts; an unlisted one stays a product.
     expect(unknownNames({ analyzer, query, pages, sources, matches, isWord, isSoftwareTerm })).toEqual(["Elasticsearch"]);
+    // After a colon, an exclamation or a question mark too; capitalised only as a sentence's first word is.
+    const more = "Note: Monorepo fails! Webhook fails? MonoRepo fails";
+    expect(unknownNames({ analyzer, query: more, pages, sources, matches, isWord, isSoftwareTerm })).toEqual(["Note", "MonoRepo"]);
     // Inside a sentence, capitalised, it is a name again.
     expect(unknownNames({ analyzer, query: "our Monorepo fails", pages, sources, matches, isWord, isSoftwareTerm })).toEqual(["Monorepo"]);
   });

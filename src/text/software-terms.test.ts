@@ -14,6 +14,7 @@ describe("isSoftwareTerm", () => {
   it("leaves out the products its makers write in lower case: those the product dictionaries list, and those read by hand", () => {
     // npm packages, a software tool, a company; then products no product dictionary lists.
     for (const word of ["webpack", "lodash", "memcached", "buildkite", "softlayer"]) expect(isSoftwareTerm(word), word).toBe(false);
-    for (const word of ["logstash", "graylog", "gitlens", "checkstyle", "javadoc", "minitest"]) expect(isSoftwareTerm(word), word).toBe(false);
+    for (const word of ["logstash", "graylog", "gitlens", "checkstyle", "javadoc", "minitest", "hyperdisk", "webdriver"])
+      expect(isSoftwareTerm(word), word).toBe(false);
   });
 });
