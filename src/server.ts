@@ -79,8 +79,9 @@ export async function startServer(
   }
   let firstKey: string | null = null;
   let closing: Promise<void> | undefined;
-  if ((await services.keys.count()) === 0) {
-    const created = await services.keys.create("first-run");
+  // Made once for the store: replicas starting together against one database do not each make (and file away) one.
+  const created = await services.keys.createFirst("first-run");
+  if (created) {
     firstKey = created.key;
     // With no source yet (DOCENT_DEMO=0), a question would only be told so: the first step is adding one.
     const noSource = (await services.catalog.list()).length === 0;

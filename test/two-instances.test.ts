@@ -36,6 +36,13 @@ describe.skipIf(!pg)(`two instances on one PostgreSQL${pg ? "" : " (skipped: Pos
     (await fetch(`${server.url}/v1/sources`, { headers: { authorization: `Bearer ${key}` } })).status;
   const withinASecond = { timeout: 1000, interval: 25 };
 
+  it("made one first key between them, started together on an empty database", async () => {
+    const made = [a.firstKey, b.firstKey].filter((key) => key !== null);
+    expect(made).toHaveLength(1);
+    expect((await a.services.keys.list()).map((k) => k.name)).toEqual(["first-run"]);
+    expect(await status(b, made[0]!)).toBe(200);
+  });
+
   it("refuses a key revoked through one instance at once there, and within a second on the other", async () => {
     const created = await a.services.keys.create("shared");
     await expect.poll(() => status(b, created.key), withinASecond).toBe(200);

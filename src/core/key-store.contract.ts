@@ -6,6 +6,8 @@ export interface KeyStoreUnderTest {
   keys: KeyStore;
   /** Every stored key row, as the database holds it, for checking what is kept at rest. */
   storedRows(): Promise<unknown[]>;
+  /** Another store on the same database, as another process sharing it has (its own connection where the database serves several in one process). */
+  another(): Promise<KeyStore>;
   cleanup?(): Promise<void>;
 }
 
@@ -93,6 +95,25 @@ export function keyStoreContract(name: string, setup: (clock: TestClock) => Prom
         await expect(keys.create("blank", { sourceIds: [""] })).rejects.toMatchObject({ code: "BAD_REQUEST", param: "sourceIds" });
         await expect(keys.create("past", { expiresAt: new Date(Date.now() - 1000) })).rejects.toMatchObject({ code: "BAD_REQUEST", param: "expiresAt" });
         expect(await keys.count()).toBe(0);
+      }));
+
+    it("makes the first key once, however many processes ask at the same moment", () =>
+      withStore(async ({ keys, another }) => {
+        const stores = [keys, keys, await another(), await another(), keys, await another()];
+        const made = (await Promise.all(stores.map((store) => store.createFirst("first-run")))).filter((k) => k !== null);
+        expect(made).toHaveLength(1);
+        expect(made[0]).toMatchObject({ name: "first-run", sourceIds: null, expiresAt: null });
+        expect(await keys.verify(made[0]!.key)).toMatchObject({ id: made[0]!.id });
+        expect(await keys.count()).toBe(1);
+        expect(await (await another()).createFirst("first-run")).toBeNull();
+      }));
+
+    it("makes no first key once the store holds a key, even a revoked one", () =>
+      withStore(async ({ keys }) => {
+        const earlier = await keys.create("made-by-hand");
+        await keys.revoke(earlier.id);
+        expect(await keys.createFirst("first-run")).toBeNull();
+        expect(await keys.count()).toBe(1);
       }));
 
     it("revokes a key once: verify and getActive refuse it, list shows when", () =>

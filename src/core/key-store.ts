@@ -23,6 +23,12 @@ export interface NewKeyOptions {
 export interface KeyStore {
   /** Creates a key; the returned `key` is the only time the secret is available. */
   create(name: string, options?: NewKeyOptions): Promise<ApiKeyInfo & { key: string }>;
+  /**
+   * Creates the store's first key, or nothing (null) when it holds a key,
+   * revoked or expired ones too: made once however many processes sharing the
+   * store ask at the same moment (replicas starting together).
+   */
+  createFirst(name: string): Promise<(ApiKeyInfo & { key: string }) | null>;
   list(): Promise<ApiKeyInfo[]>;
   revoke(id: string): Promise<boolean>;
   /** The active key matching `presented`, or null (unknown, revoked or expired). */

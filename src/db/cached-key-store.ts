@@ -28,6 +28,7 @@ export function createCachedKeyStore(prisma: PrismaClient, options: PrismaKeySto
   return {
     ...store,
     create: async (name, keyOptions) => changed(await store.create(name, keyOptions)),
+    createFirst: async (name) => changed(await store.createFirst(name)),
     revoke: async (id) => changed(await store.revoke(id)),
     async verify(presented): Promise<ApiKeyInfo | null> {
       if (!looksLikeKey(presented)) return null;

@@ -37,8 +37,11 @@ function database() {
 
 keyStoreContract("Prisma on SQLite, held in memory", async (clock) => {
   const { file, connect } = database();
+  const client = connect();
   return {
-    keys: createCachedKeyStore(connect(), { now: clock.now }),
+    keys: createCachedKeyStore(client, { now: clock.now }),
+    // Its own cache over the same connection (see prisma-key-store.test.ts for why not a second one).
+    another: async () => createCachedKeyStore(client, { now: clock.now }),
     async storedRows() {
       const db = new Database(file, { readonly: true });
       try {

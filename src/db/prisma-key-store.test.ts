@@ -9,7 +9,7 @@ import { generateApiKey, hashKey, keyLookup } from "../auth/api-key.ts";
 import { keyStoreContract } from "../core/key-store.contract.ts";
 import { MIGRATIONS_DIR, migrateSqlite } from "./migrate.ts";
 import { migratePostgres, POSTGRES_MIGRATIONS_DIR } from "./migrate-postgres.ts";
-import { createPostgresClient, createSqliteClient } from "./prisma-client.ts";
+import { createPostgresClient, createSqliteClient, type PrismaClient } from "./prisma-client.ts";
 import { createPrismaKeyStore } from "./prisma-key-store.ts";
 
 const SCOPE_MIGRATION = "20261122000000_key_scope_and_expiry";
@@ -37,6 +37,8 @@ keyStoreContract("Prisma on SQLite", async (clock) => {
   const prisma = createSqliteClient(file);
   return {
     keys: createPrismaKeyStore(prisma, { now: clock.now }),
+    // One connection: better-sqlite3 waits for a lock synchronously, so two in one thread would wait on each other.
+    another: async () => createPrismaKeyStore(prisma, { now: clock.now }),
     async storedRows() {
       const db = new Database(file, { readonly: true });
       try {
@@ -71,8 +73,14 @@ describe.skipIf(!cluster)(`PostgreSQL${cluster ? "" : " (skipped: PostgreSQL ser
     const url = await freshPostgresDatabase(cluster!.url);
     await migratePostgres(url);
     const prisma = await createPostgresClient(url);
+    const others: PrismaClient[] = [];
     return {
       keys: createPrismaKeyStore(prisma, { now: clock.now }),
+      async another() {
+        const client = await createPostgresClient(url);
+        others.push(client);
+        return createPrismaKeyStore(client, { now: clock.now });
+      },
       async storedRows() {
         const client = new pg.Client({ connectionString: url });
         await client.connect();
@@ -82,7 +90,9 @@ describe.skipIf(!cluster)(`PostgreSQL${cluster ? "" : " (skipped: PostgreSQL ser
           await client.end();
         }
       },
-      cleanup: () => prisma.$disconnect(),
+      async cleanup() {
+        for (const client of [prisma, ...others]) await client.$disconnect();
+      },
     };
   });
 });

@@ -3,8 +3,9 @@ import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 import { generateApiKey, hashKey, keyLookup, keyMatches, looksLikeKey } from "../auth/api-key.ts";
 import { badRequest } from "../core/errors.ts";
-import { type ApiKeyInfo, type KeyStore, keyStatus } from "../core/key-store.ts";
+import { type ApiKeyInfo, type KeyStore, keyStatus, type NewKeyOptions } from "../core/key-store.ts";
 import { bumpChanges } from "./change-counter.ts";
+import { isUniqueViolation } from "./unique-violation.ts";
 
 export type KeyRow = {
   hash: string;
@@ -76,33 +77,53 @@ export function matchingRow(presented: string, rows: readonly KeyRow[]): KeyRow 
   return match;
 }
 
+/**
+ * The first key's row id, the same in every process: two replicas that both
+ * find no key both insert it, and the database keeps one (a unique id is the
+ * one guard SQLite and PostgreSQL share; a count inside a transaction is not
+ * one under PostgreSQL's default isolation).
+ */
+export const FIRST_KEY_ID = "00000000-0000-4000-8000-000000000001";
+
 /** Keys in the database, each request one query (see cached-key-store.ts for the one servers use). Writes move the change counter. */
 export function createPrismaKeyStore(prisma: PrismaClient, { now = () => new Date() }: PrismaKeyStoreOptions = {}): KeyStore {
   const activeInfo = makeActiveInfo(prisma, now);
 
+  const insert = async (id: string, name: string, { sourceIds = null, expiresAt = null }: NewKeyOptions = {}) => {
+    if (sourceIds !== null && (sourceIds.length === 0 || sourceIds.some((source) => !source))) {
+      throw badRequest("A scoped key needs at least one source id; leave the scope out for every source.", "sourceIds");
+    }
+    const createdAt = now();
+    if (expiresAt !== null && !(expiresAt.getTime() > createdAt.getTime())) throw badRequest("A key's expiry must lie in the future.", "expiresAt");
+    const key = generateApiKey();
+    const [row] = await prisma.$transaction([
+      prisma.apiKey.create({
+        data: {
+          id,
+          name,
+          lookup: keyLookup(key),
+          hash: hashKey(key),
+          createdAt,
+          sourceIds: sourceIds === null ? null : JSON.stringify([...new Set(sourceIds)]),
+          expiresAt,
+        },
+      }),
+      bumpChanges(prisma),
+    ]);
+    return { ...info(row), key };
+  };
+
   return {
-    async create(name, { sourceIds = null, expiresAt = null } = {}) {
-      if (sourceIds !== null && (sourceIds.length === 0 || sourceIds.some((id) => !id))) {
-        throw badRequest("A scoped key needs at least one source id; leave the scope out for every source.", "sourceIds");
+    create: (name, options) => insert(randomUUID(), name, options),
+    async createFirst(name) {
+      if ((await prisma.apiKey.count()) > 0) return null;
+      try {
+        return await insert(FIRST_KEY_ID, name);
+      } catch (error) {
+        // Another process made it between the count and the insert.
+        if (isUniqueViolation(error)) return null;
+        throw error;
       }
-      const createdAt = now();
-      if (expiresAt !== null && !(expiresAt.getTime() > createdAt.getTime())) throw badRequest("A key's expiry must lie in the future.", "expiresAt");
-      const key = generateApiKey();
-      const [row] = await prisma.$transaction([
-        prisma.apiKey.create({
-          data: {
-            id: randomUUID(),
-            name,
-            lookup: keyLookup(key),
-            hash: hashKey(key),
-            createdAt,
-            sourceIds: sourceIds === null ? null : JSON.stringify([...new Set(sourceIds)]),
-            expiresAt,
-          },
-        }),
-        bumpChanges(prisma),
-      ]);
-      return { ...info(row), key };
     },
     async list() {
       return (await prisma.apiKey.findMany({ orderBy: { createdAt: "asc" } })).map(info);

@@ -4,6 +4,7 @@ import { DocentError } from "../core/errors.ts";
 import type { SourceCatalog, SourceInfo } from "../core/source-catalog.ts";
 import { bumpChanges } from "./change-counter.ts";
 import { storedJson } from "./stored-json.ts";
+import { isUniqueViolation } from "./unique-violation.ts";
 
 type Row = Omit<SourceInfo, "lastSync" | "crawl"> & { lastSync: string | null; crawlOptions: string | null };
 
@@ -52,7 +53,7 @@ export function createPrismaSourceCatalog(prisma: PrismaClient): SourceCatalog {
         return toInfo(saved);
       } catch (error) {
         // Two processes adding one new name at once: one wins; the other says so, not with the database's dump.
-        if ((error as { code?: string }).code !== "P2002") throw error;
+        if (!isUniqueViolation(error)) throw error;
         throw new DocentError(
           "SERVICE_UNAVAILABLE",
           `A knowledge source named '${source.name}' was added by another process meanwhile; run the command again to sync it.`,

@@ -1,7 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 import type { SyncLeases } from "../core/source-sync.ts";
-
-const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === "P2002";
+import { isUniqueViolation } from "./unique-violation.ts";
 
 /**
  * Leases as rows: taking a free lease is an insert (the primary key lets only
