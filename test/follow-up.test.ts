@@ -25,6 +25,19 @@ describe("follow-up questions", () => {
       page("DROP TABLE", "DROP TABLE removes tables from the database. Only the table owner can drop a table."),
     );
     id = (await ingestDocuments(server.services, { name: "SQL", baseUrl: "https://sql.example/", origin: dir, documents: listDocuments(dir) })).source.id;
+    const py = tempDir();
+    fs.writeFileSync(
+      path.join(py, "os-path.html"),
+      page(
+        "os.path — Common pathname manipulations",
+        "os.path.exists(path) returns True if path refers to an existing file or directory, so a program can check before opening it.",
+      ),
+    );
+    fs.writeFileSync(
+      path.join(py, "functions.html"),
+      page("Built-in Functions", "open(file) opens a file and returns a file object; it raises FileNotFoundError if the file is missing."),
+    );
+    await ingestDocuments(server.services, { name: "Python", baseUrl: "https://py.example/", origin: py, documents: listDocuments(py) });
   });
   afterAll(() => server.close());
 
@@ -51,5 +64,25 @@ describe("follow-up questions", () => {
       { role: "user", content: "and how do I drop it?" },
     ]);
     expect(aboutTables[0]).toBe("https://sql.example/sql-droptable.html");
+  });
+
+  it("asks a new question with a subject of its own alone, pronouns and all", async () => {
+    const body = (await (
+      await fetch(`${server.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          model: "agent",
+          messages: [
+            { role: "user", content: "How do I create an index on a table in SQL?" },
+            { role: "assistant", content: "Use CREATE INDEX [1]." },
+            // `that` opens a clause and `it` stands for "a file": nothing here leans on the index question.
+            { role: "user", content: "How can I check that a file exists before opening it in Python?" },
+          ],
+        }),
+      })
+    ).json()) as { url_references: string[] };
+    expect(body.url_references.length).toBeGreaterThan(0);
+    expect(body.url_references.map(pageOf).filter((url) => !url?.startsWith("https://py.example/"))).toEqual([]);
   });
 });

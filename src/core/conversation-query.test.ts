@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { englishAnalyzer } from "../text/english-analyzer.ts";
-import { retrievalQuery } from "./conversation-query.ts";
+import { refersBack, retrievalQuery } from "./conversation-query.ts";
 
 describe("retrievalQuery", () => {
   it("uses the last question alone when it stands on its own", () => {
@@ -49,5 +49,34 @@ describe("retrievalQuery", () => {
     );
     expect(query).toContain("drop");
     expect(query).toContain("index");
+  });
+
+  it("reads a pronoun as leaning on the conversation only where no noun of the question's own is meant", () => {
+    const leans = [
+      "How do I drop it without locking the table?",
+      "How do I do that in SQLite?",
+      "What is the default value and the maximum for that setting?",
+      "This is slow, how do I speed it up?",
+      "Can I run it concurrently so that writes are not blocked while it builds?",
+      "How do I change its owner and grant access to other roles?",
+      "Why does that happen after every restart of the server?",
+      "How do I make sure they are deleted when the parent row goes?",
+    ];
+    const standsAlone = [
+      "How can I check that a file exists before opening it in Python?",
+      "I want a function that returns a list of every file in a folder",
+      "Is it possible to read a large file lazily, line by line?",
+      "It's safe to delete the WAL file when the database is closed?",
+      "How can I find a table and its size on disk?",
+      "How do I make sure that the index is used by the planner?",
+    ];
+    expect(leans.filter((q) => !refersBack(q))).toEqual([]);
+    expect(standsAlone.filter((q) => refersBack(q))).toEqual([]);
+  });
+
+  it("asks a question with its own subject alone after another question", () => {
+    const previous = { role: "user" as const, content: "How do I create an index on a table in PostgreSQL?" };
+    const question = { role: "user" as const, content: "How can I check that a file exists before opening it in Python?" };
+    expect(retrievalQuery([previous, { role: "assistant", content: "Use CREATE INDEX." }, question], englishAnalyzer)).toBe(question.content);
   });
 });

@@ -43,9 +43,67 @@ export function retrievalQuery(messages: readonly ChatMessage[], analyzer: TextA
   // Only whether it has more than two terms matters: a long message is not read to its end. Three make a question
   // of its own ("revoke API key"); one or two ("any downside?") lean on what came before.
   const lastTerms = contentTerms(analyzer, last, 3);
-  const followUp = lastTerms.length <= 2 || /^(and|what about|how about|also|then)\b/i.test(last) || /\b(it|its|this|that|them|those|these)\b/i.test(last);
+  const followUp = lastTerms.length <= 2 || /^(and|what about|how about|also|then)\b/i.test(last) || refersBack(last);
   if (!followUp) return last;
   return `${last} ${asked.at(-1)}`;
+}
+
+/** Personal pronouns: they stand for a noun phrase said before, in the question itself or in an earlier turn. */
+const PERSONAL = new Set(["it", "its", "it's", "they", "them", "their"]);
+/** Demonstratives point at something the conversation knows ("that setting", "how do I fix this?"). */
+const DEMONSTRATIVE = new Set(["this", "that", "these", "those"]);
+/** Words that open a noun phrase (or, after "that", a clause: "check that a file exists"). */
+const DETERMINERS = new Set(["a", "an", "the", "my", "our", "your", "his", "her", "their", "its", "some", "any", "each", "every", "no", "all", "another"]);
+const SUBJECTS = new Set(["i", "you", "we", "they", "he", "she", "it", "there", "this", "these", "those", "nothing", "everything", "something", "someone"]);
+/** "Is it possible to…", "it is safe to…": an `it` that stands for what follows. */
+const IMPERSONAL = new Set([
+  "possible",
+  "impossible",
+  "ok",
+  "okay",
+  "safe",
+  "necessary",
+  "worth",
+  "better",
+  "best",
+  "advisable",
+  "recommended",
+  "allowed",
+  "true",
+  "normal",
+]);
+/** How far into a question its pronouns are read (a hostile message is not read to its end). */
+const MAX_WORDS_READ = 200;
+
+/**
+ * Whether a question leans on an earlier turn through a pronoun: "how do I
+ * drop it without locking the table?", "how do I do that in SQLite?", "what
+ * is the default for that setting?". Not when the pronoun's noun is the
+ * question's own or none is meant: "check that a file exists before opening
+ * it" (`that` opens a clause; `it` follows "a file"), "a function that
+ * returns a list", "is it possible to…". Such a question has its own subject,
+ * and borrowing the previous one searched for both (a Python question after a
+ * PostgreSQL one found PostgreSQL's pages). Read word by word, without a
+ * grammar: a determiner stands for a noun phrase of the question's own.
+ */
+export function refersBack(question: string): boolean {
+  const words = (question.toLowerCase().match(/[a-z]+(?:'[a-z]+)?/g) ?? []).slice(0, MAX_WORDS_READ);
+  let ownNoun = false;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const next = words[i + 1];
+    if (DEMONSTRATIVE.has(word)) {
+      const clause = word === "that" && next !== undefined && (DETERMINERS.has(next) || SUBJECTS.has(next));
+      const relative = word === "that" && i >= 2 && DETERMINERS.has(words[i - 2]!);
+      if (!clause && !relative) return true;
+    } else if (PERSONAL.has(word)) {
+      const impersonal =
+        word.startsWith("it") && [1, 2].some((k) => IMPERSONAL.has(words[i + k] ?? "") && ["to", "that", "if", "when"].includes(words[i + k + 1] ?? ""));
+      if (!ownNoun && !impersonal) return true;
+    }
+    if (DETERMINERS.has(word) && next !== undefined) ownNoun = true;
+  }
+  return false;
 }
 
 export function lastUserText(messages: readonly ChatMessage[]): string {
