@@ -36,6 +36,8 @@ describe.skipIf(!pg)(`two instances on one PostgreSQL${pg ? "" : " (skipped: Pos
     (await fetch(`${server.url}/v1/sources`, { headers: { authorization: `Bearer ${key}` } })).status;
   const withinASecond = { timeout: 1000, interval: 25 };
 
+  // What two replicas end with. They seldom meet at the key check here (the second waits for the first's
+  // migration lock), so the race itself is the key store contract's test ("makes the first key once…").
   it("made one first key between them, started together on an empty database", async () => {
     const made = [a.firstKey, b.firstKey].filter((key) => key !== null);
     expect(made).toHaveLength(1);

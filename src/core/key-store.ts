@@ -26,7 +26,8 @@ export interface KeyStore {
   /**
    * Creates the store's first key, or nothing (null) when it holds a key,
    * revoked or expired ones too: made once however many processes sharing the
-   * store ask at the same moment (replicas starting together).
+   * store ask at the same moment (replicas starting together). A key made
+   * with `create` in that same moment is no first key and does not stop one.
    */
   createFirst(name: string): Promise<(ApiKeyInfo & { key: string }) | null>;
   list(): Promise<ApiKeyInfo[]>;
