@@ -87,7 +87,9 @@ const MAX_WORDS_READ = 200;
  * grammar: a determiner stands for a noun phrase of the question's own.
  */
 export function refersBack(question: string): boolean {
-  const words = (question.toLowerCase().match(/[a-z]+(?:'[a-z]+)?/g) ?? []).slice(0, MAX_WORDS_READ);
+  const words: string[] = [];
+  // Word by word, so a message of millions of words costs what its first 200 cost.
+  for (const [word] of question.matchAll(/[A-Za-z]+(?:'[A-Za-z]+)?/g)) if (words.push(word.toLowerCase()) >= MAX_WORDS_READ) break;
   let ownNoun = false;
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
