@@ -76,7 +76,7 @@ describe("follow-up questions", () => {
           messages: [
             { role: "user", content: "How do I create an index on a table in SQL?" },
             { role: "assistant", content: "Use CREATE INDEX [1]." },
-            // `that` opens a clause and `it` stands for "a file": nothing here leans on the index question.
+            // It names Python, which the index question did not: a new subject, its `that` and `it` its own.
             { role: "user", content: "How can I check that a file exists before opening it in Python?" },
           ],
         }),

@@ -20,7 +20,7 @@ import { type Selection, selectSources } from "./select-sources.ts";
 import { setAsideTerms } from "./set-aside-phrases.ts";
 import { type SmallTalk, smallTalk, smallTalkReply, whatDocentAnswers, withoutPleasantries } from "./small-talk.ts";
 import type { SourceCatalog, SourceInfo } from "./source-catalog.ts";
-import { type IsWord, withoutSourceNames } from "./source-names.ts";
+import { type IsWord, mentionedSources, withoutSourceNames } from "./source-names.ts";
 import { inScope, type SourceScope } from "./source-scope.ts";
 import { type SchemaValidator, type StructuredFormat, structuredFormat } from "./structured-output.ts";
 import { structuredReply } from "./structured-reply.ts";
@@ -183,9 +183,11 @@ export function createChatEngine(deps: ChatEngineDeps) {
         "structured_output_unavailable",
       );
     }
-    const query = withoutPleasantries(retrievalQuery(request.messages, deps.analyzer));
     if (!lastUserText(request.messages).trim()) throw badRequest("'messages' must contain a user message with text.", "messages");
     const catalog = inScope(await deps.catalog.list(), scope);
+    // A question that names a source its previous one did not is not searched with it (see retrievalQuery).
+    const sourcesNamed = (text: string) => mentionedSources(text, catalog, { analyzer: deps.analyzer, isWord: deps.isWord }).map((s) => s.id);
+    const query = withoutPleasantries(retrievalQuery(request.messages, deps.analyzer, { sourcesNamed }));
     // Greetings, thanks and "what can you do?" get a friendly word on every model path, with no references.
     const talk = format ? null : smallTalk(lastUserText(request.messages), deps.isWord);
     if (talk) return smallTalkCompletion(request, model, talk, catalog);

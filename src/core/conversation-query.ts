@@ -29,7 +29,11 @@ export function isContextBlock(text: string): boolean {
  * ("and how do I drop it?", "what about SQLite?", "any downside?") borrows
  * the previous question so the subject carries over.
  */
-export function retrievalQuery(messages: readonly ChatMessage[], analyzer: TextAnalyzer): string {
+export function retrievalQuery(
+  messages: readonly ChatMessage[],
+  analyzer: TextAnalyzer,
+  { sourcesNamed }: { sourcesNamed?: (text: string) => readonly string[] } = {},
+): string {
   const userTurns = messages
     .filter((m) => m.role === "user")
     .map((m) => messageText(m).trim())
@@ -43,67 +47,97 @@ export function retrievalQuery(messages: readonly ChatMessage[], analyzer: TextA
   // Only whether it has more than two terms matters: a long message is not read to its end. Three make a question
   // of its own ("revoke API key"); one or two ("any downside?") lean on what came before.
   const lastTerms = contentTerms(analyzer, last, 3);
-  const followUp = lastTerms.length <= 2 || /^(and|what about|how about|also|then)\b/i.test(last) || refersBack(last);
-  if (!followUp) return last;
+  const leans = lastTerms.length <= 2 || /^(and|what about|how about|also|then)\b/i.test(last);
+  if (!leans && !refersBack(last)) return last;
+  // A question of its own length that names a source the previous one did not has moved on: its pronouns are its
+  // own ("does postgres support json columns and can I index them?" after a git question).
+  if (!leans && sourcesNamed) {
+    const before = new Set(sourcesNamed(asked.at(-1)!));
+    if (sourcesNamed(last).some((id) => !before.has(id))) return last;
+  }
   return `${last} ${asked.at(-1)}`;
 }
 
-/** Personal pronouns: they stand for a noun phrase said before, in the question itself or in an earlier turn. */
-const PERSONAL = new Set(["it", "its", "it's", "they", "them", "their"]);
+/** Personal pronouns: in a question asked after another, they mostly stand for what was asked before. */
+const PERSONAL = new Set(["it", "its", "it's", "them"]);
 /** Demonstratives point at something the conversation knows ("that setting", "how do I fix this?"). */
 const DEMONSTRATIVE = new Set(["this", "that", "these", "those"]);
 /** Words that open a noun phrase (or, after "that", a clause: "check that a file exists"). */
 const DETERMINERS = new Set(["a", "an", "the", "my", "our", "your", "his", "her", "their", "its", "some", "any", "each", "every", "no", "all", "another"]);
 const SUBJECTS = new Set(["i", "you", "we", "they", "he", "she", "it", "there", "this", "these", "those", "nothing", "everything", "something", "someone"]);
-/** "Is it possible to…", "it is safe to…": an `it` that stands for what follows. */
+/** Before a pronoun, these make it the subject of a question ("is that a good idea?", "does that work?"), not a clause's opener. */
+const AUXILIARIES = new Set(["is", "was", "are", "were", "does", "did", "do", "will", "would", "can", "could", "should", "might", "may"]);
+/** "Is it possible to…", "is it faster to…", "does it matter whether…": an `it` that stands for what follows. */
 const IMPERSONAL = new Set([
   "possible",
   "impossible",
   "ok",
   "okay",
   "safe",
+  "unsafe",
   "necessary",
   "worth",
   "better",
   "best",
+  "worse",
   "advisable",
   "recommended",
   "allowed",
   "true",
   "normal",
+  "bad",
+  "good",
+  "faster",
+  "slower",
+  "easier",
+  "harder",
+  "cheaper",
+  "wise",
+  "common",
+  "usual",
+  "required",
+  "important",
+  "fine",
+  "wrong",
+  "right",
+  "easy",
+  "hard",
+  "difficult",
+  "matter",
+  "matters",
 ]);
+const IMPERSONAL_NEXT = new Set(["to", "that", "if", "when", "whether", "which", "what", "how"]);
 /** How far into a question its pronouns are read (a hostile message is not read to its end). */
 const MAX_WORDS_READ = 200;
 
 /**
  * Whether a question leans on an earlier turn through a pronoun: "how do I
- * drop it without locking the table?", "how do I do that in SQLite?", "what
- * is the default for that setting?". Not when the pronoun's noun is the
- * question's own or none is meant: "check that a file exists before opening
- * it" (`that` opens a clause; `it` follows "a file"), "a function that
- * returns a list", "is it possible to…". Such a question has its own subject,
- * and borrowing the previous one searched for both (a Python question after a
- * PostgreSQL one found PostgreSQL's pages). Read word by word, without a
- * grammar: a determiner stands for a noun phrase of the question's own.
+ * drop it without locking the table?", "how do I do that in SQLite?", "is
+ * that a good idea for a database?". Not a `that` opening a clause or
+ * following its noun ("check that a file exists", "a function that returns a
+ * list"), nor an impersonal `it` ("is it possible to…", "does it matter
+ * whether…"). A personal pronoun after a noun of the question's own ("a
+ * file… before opening it") is still read as leaning: a missed follow-up
+ * loses its subject, while a question borrowed needlessly still leads with
+ * its own words (and see `retrievalQuery` for one that names another
+ * source). Read word by word, without a grammar.
  */
 export function refersBack(question: string): boolean {
   const words: string[] = [];
   // Word by word, so a message of millions of words costs what its first 200 cost.
   for (const [word] of question.matchAll(/[A-Za-z]+(?:'[A-Za-z]+)?/g)) if (words.push(word.toLowerCase()) >= MAX_WORDS_READ) break;
-  let ownNoun = false;
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const next = words[i + 1];
     if (DEMONSTRATIVE.has(word)) {
-      const clause = word === "that" && next !== undefined && (DETERMINERS.has(next) || SUBJECTS.has(next));
+      const asked = i > 0 && AUXILIARIES.has(words[i - 1]!);
+      const clause = word === "that" && !asked && next !== undefined && (DETERMINERS.has(next) || SUBJECTS.has(next));
       const relative = word === "that" && i >= 2 && DETERMINERS.has(words[i - 2]!);
       if (!clause && !relative) return true;
     } else if (PERSONAL.has(word)) {
-      const impersonal =
-        word.startsWith("it") && [1, 2].some((k) => IMPERSONAL.has(words[i + k] ?? "") && ["to", "that", "if", "when"].includes(words[i + k + 1] ?? ""));
-      if (!ownNoun && !impersonal) return true;
+      const impersonal = word.startsWith("it") && [1, 2].some((k) => IMPERSONAL.has(words[i + k] ?? "") && IMPERSONAL_NEXT.has(words[i + k + 1] ?? ""));
+      if (!impersonal) return true;
     }
-    if (DETERMINERS.has(word) && next !== undefined) ownNoun = true;
   }
   return false;
 }
