@@ -9,6 +9,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   sync: () => import("./sync.ts"),
   "coverage-bands": () => import("./coverage-bands.ts"),
   "similar-questions": () => import("./similar-questions.ts"),
+  "follow-ups": () => import("./follow-ups.ts"),
 };
 const run = benches[which];
 if (!run) {
