@@ -10,12 +10,13 @@ import { sharedEvalFile } from "./eval/shared-file.ts";
 
 /**
  * When a question borrows the previous one for retrieval (src/core/conversation-query.ts), against the rule before
- * 2026-11-28 (any it/its/this/that/them/those/these). `bench/follow-up-turns.json`: 120 turns written blind (by a
- * helper that read no code) over the eval sources, 60 follow-ups that need the previous question's subject and 60
- * standalone questions, many with pronouns of their own. `npm run bench -- follow-ups`.
+ * 2026-11-28 (any it/its/this/that/them/those/these). Turns written blind (by helpers that read no code) over the
+ * eval sources, follow-ups that need the previous question's subject and standalone questions, many with pronouns of
+ * their own: `bench/follow-up-turns.json` (120), `bench/follow-up-turns-2.json` (100, written for fragments and
+ * ellipses). `npm run bench -- follow-ups`.
  */
 type Turn = { previous: string; question: string; kind: "follow-up" | "standalone" };
-const turns = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "follow-up-turns.json"), "utf8")) as Turn[];
+const read = (file: string) => JSON.parse(fs.readFileSync(path.join(import.meta.dirname, file), "utf8")) as Turn[];
 const catalog: SourceInfo[] = (JSON.parse(fs.readFileSync(sharedEvalFile("sources.json"), "utf8")) as Array<{ name: string }>).map((s, i) => ({
   id: String(i),
   name: s.name,
@@ -43,13 +44,17 @@ const now = ({ previous, question }: Turn) =>
     { sourcesNamed },
   ) !== question;
 
-for (const [kind, wrong] of [
-  ["follow-up", "searched alone"],
-  ["standalone", "searched with the previous question"],
-] as const) {
-  const of = turns.filter((t) => t.kind === kind);
-  const wrongNow = of.filter((t) => now(t) !== (kind === "follow-up"));
-  const wrongBefore = of.filter((t) => before(t.question) !== (kind === "follow-up"));
-  console.log(`${kind}s ${wrong}: ${wrongNow.length} of ${of.length} (the rule before: ${wrongBefore.length})`);
-  for (const t of wrongNow) console.log(`  ${t.question}`);
+for (const file of ["follow-up-turns.json", "follow-up-turns-2.json"]) {
+  const turns = read(file);
+  console.log(`bench/${file}:`);
+  for (const [kind, wrong] of [
+    ["follow-up", "searched alone"],
+    ["standalone", "searched with the previous question"],
+  ] as const) {
+    const of = turns.filter((t) => t.kind === kind);
+    const wrongNow = of.filter((t) => now(t) !== (kind === "follow-up"));
+    const wrongBefore = of.filter((t) => before(t.question) !== (kind === "follow-up"));
+    console.log(`  ${kind}s ${wrong}: ${wrongNow.length} of ${of.length} (the rule before: ${wrongBefore.length})`);
+    for (const t of wrongNow) console.log(`    ${t.question}`);
+  }
 }

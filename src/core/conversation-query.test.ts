@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { englishAnalyzer } from "../text/english-analyzer.ts";
-import { refersBack, retrievalQuery } from "./conversation-query.ts";
+import { isFragment, refersBack, retrievalQuery } from "./conversation-query.ts";
 
 describe("retrievalQuery", () => {
   it("uses the last question alone when it stands on its own", () => {
@@ -98,5 +98,30 @@ describe("retrievalQuery", () => {
     expect(refersBack(own)).toBe(false);
     // Reading every word took ~430 ms a call on the 2-core machine; the first 200, under 1 ms.
     expect(performance.now() - started).toBeLessThan(250);
+  });
+
+  it("reads a message that opens as a phrase and asks nothing as adding to the previous question", () => {
+    const fragments = [
+      "with a tab delimiter and a quote character",
+      "only locally, not on the remote",
+      "or compressed, to save some space",
+      "from a tag rather than main",
+    ];
+    const questions = [
+      "in python, how do I sort a list of dicts by a key?",
+      "with flask, how do I serve static files?",
+      "for a big table, what does VACUUM FULL lock?",
+      "limit the number of connections postgres accepts",
+    ];
+    expect(fragments.filter((q) => !isFragment(q))).toEqual([]);
+    expect(questions.filter((q) => isFragment(q))).toEqual([]);
+    const previous = { role: "user" as const, content: "How do I read a CSV file in Python?" };
+    const answer = { role: "assistant" as const, content: "Use csv.reader." };
+    const sourcesNamed = (text: string) => [...text.matchAll(/Python|Requests/gi)].map(([name]) => name.toLowerCase());
+    const ask = (content: string) => retrievalQuery([previous, answer, { role: "user", content }], englishAnalyzer, { sourcesNamed });
+    expect(ask("with a tab delimiter and a quote character")).toContain("read a CSV file");
+    // A fragment naming another source asks the same of it.
+    expect(ask("with requests streaming from a url instead of a local file")).toContain("read a CSV file");
+    expect(ask("in python, how do I sort a list of dicts by a key?")).toBe("in python, how do I sort a list of dicts by a key?");
   });
 });

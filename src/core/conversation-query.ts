@@ -47,15 +47,53 @@ export function retrievalQuery(
   // Only whether it has more than two terms matters: a long message is not read to its end. Three make a question
   // of its own ("revoke API key"); one or two ("any downside?") lean on what came before.
   const lastTerms = contentTerms(analyzer, last, 3);
-  const leans = lastTerms.length <= 2 || /^(and|what about|how about|also|then)\b/i.test(last);
-  if (!leans && !refersBack(last)) return last;
+  const leans = lastTerms.length <= 2 || /^(and|what about|how about|what if|also|then)\b/i.test(last);
+  const fragment = !leans && isFragment(last);
+  if (!leans && !fragment && !refersBack(last)) return last;
   // A question of its own length that names a source the previous one did not has moved on: its pronouns are its
-  // own ("does postgres support json columns and can I index them?" after a git question).
-  if (!leans && sourcesNamed) {
+  // own ("does postgres support json columns and can I index them?" after a git question). A fragment naming one
+  // asks the same of it ("with requests instead of urllib").
+  if (!leans && !fragment && sourcesNamed) {
     const before = new Set(sourcesNamed(asked.at(-1)!));
     if (sourcesNamed(last).some((id) => !before.has(id))) return last;
   }
   return `${last} ${asked.at(-1)}`;
+}
+
+/** Words that open a fragment continuing the previous question ("with a tab delimiter", "but skipping symlinks"). */
+const FRAGMENT_OPENERS = new Set([
+  "with",
+  "without",
+  "using",
+  "via",
+  "from",
+  "for",
+  "on",
+  "in",
+  "into",
+  "only",
+  "including",
+  "excluding",
+  "except",
+  "but",
+  "or",
+  "same",
+  "per",
+  "rather",
+  "instead",
+]);
+/** A question asks with one of these; a fragment has none ("for just one table" against "for a flask app, where do I…"). */
+const ASKING = /\b(how|what|whats|what's|why|when|where|which|who|can|could|does|do|did|is|are|should|would|will)\b/i;
+
+/**
+ * A message that only adds to the previous question: it opens as a phrase
+ * would ("with a custom status code", "only locally, not on the remote",
+ * "or compressed, to save space") and asks nothing of its own. One that opens
+ * so but asks ("in python, how do I sort a list?") is a question.
+ */
+export function isFragment(question: string): boolean {
+  const first = /^[^A-Za-z]*([A-Za-z]+)/.exec(question.slice(0, 64))?.[1]?.toLowerCase();
+  return first !== undefined && FRAGMENT_OPENERS.has(first) && !ASKING.test(question.slice(0, 2000));
 }
 
 /** Personal pronouns: in a question asked after another, they mostly stand for what was asked before. */
