@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { englishAnalyzer } from "../text/english-analyzer.ts";
-import { isFragment, refersBack, retrievalQuery } from "./conversation-query.ts";
+import { retrievalQuery } from "./conversation-query.ts";
+import { isFragment, refersBack } from "./follow-up-signs.ts";
 
 describe("retrievalQuery", () => {
   it("uses the last question alone when it stands on its own", () => {
