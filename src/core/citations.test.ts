@@ -242,9 +242,11 @@ describe("reading Markdown's blocks as a renderer does", () => {
       return performance.now() - started;
     };
     time(150);
+    // Each size's fastest of three: a slowdown that lands on one run only does not read as growth.
+    const fastest = (runs: number) => Math.min(time(runs), time(runs), time(runs));
     // Twice the runs is four times the text: ~3× the time when read once (0.25 → 0.8 s on the 2-core machine), ~10×
     // when held text was searched again at every chunk (0.9 → 8.8 s). A ratio, not a time: CI may share the machine.
-    expect(time(600) / time(300)).toBeLessThan(6);
+    expect(fastest(600) / fastest(300)).toBeLessThan(6);
   });
 
   it("ends a code span at a thematic break, a setext underline or an HTML block, and a list item's fence with the item", () => {

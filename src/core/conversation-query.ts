@@ -2,6 +2,9 @@ import { type ChatMessage, messageText } from "./chat-request.ts";
 import { isFragment, refersBack } from "./follow-up-signs.ts";
 import { contentTerms, type TextAnalyzer } from "./text-analyzer.ts";
 
+/** How much of a message is read for the names of sources (see retrievalQuery). */
+const NAMES_READ = 2000;
+
 const OPENING_TAG = /<([A-Za-z][\w.-]{0,63})(?:\s[^<>]{0,256})?>/y;
 
 /**
@@ -53,10 +56,16 @@ export function retrievalQuery(
   if (!leans && !fragment && !refersBack(last)) return last;
   // A question of its own length that names a source the previous one did not has moved on: its pronouns are its
   // own ("does postgres support json columns and can I index them?" after a git question). A fragment naming one
-  // asks the same of it ("with requests instead of urllib").
-  if (!leans && !fragment && sourcesNamed) {
-    const before = new Set(sourcesNamed(asked.at(-1)!));
-    if (sourcesNamed(last).some((id) => !before.has(id))) return last;
+  // asks the same of it ("with requests instead of urllib"), unless its opening phrase sets the scene ("In
+  // PostgreSQL, list every index…"). Names are read from a message's opening only: it costs what that costs.
+  if (!leans && sourcesNamed) {
+    const named = (text: string) => sourcesNamed(text.slice(0, NAMES_READ));
+    const before = new Set(named(asked.at(-1)!));
+    const moved = (text: string) => named(text).some((id) => !before.has(id));
+    if (fragment) {
+      const opening = /^([^,:]{1,64})[,:]/.exec(last)?.[1];
+      if (opening !== undefined && moved(opening)) return last;
+    } else if (moved(last)) return last;
   }
   return `${last} ${asked.at(-1)}`;
 }

@@ -33,13 +33,19 @@ const ASKING = /\b(how|what|whats|what's|why|when|where|which|who|can|could|does
 /**
  * A message that only adds to the previous question: it opens as a phrase
  * would ("with a custom status code", "only locally, not on the remote",
- * "or compressed, to save space") and asks nothing of its own. One that opens
- * so but asks ("in python, how do I sort a list?") is a question.
+ * "or compressed, to save space"), is short and asks nothing of its own. One
+ * that opens so but asks ("in python, how do I sort a list?") is a question.
  */
 export function isFragment(question: string): boolean {
   const first = /^[^A-Za-z]*([A-Za-z]+)/.exec(question.slice(0, 64))?.[1]?.toLowerCase();
-  return first !== undefined && FRAGMENT_OPENERS.has(first) && !ASKING.test(question.slice(0, 2000));
+  if (first === undefined || !FRAGMENT_OPENERS.has(first)) return false;
+  // Short: a longer message opening so states its own request ("in postgres list every index on a table with its size").
+  const opening = question.slice(0, 400);
+  return (opening.match(/\S+/g) ?? []).length <= MAX_FRAGMENT_WORDS && !ASKING.test(opening);
 }
+
+/** A fragment adds a phrase or two to a question: at most this many words. */
+const MAX_FRAGMENT_WORDS = 8;
 
 /** Personal pronouns: in a question asked after another, they mostly stand for what was asked before. */
 const PERSONAL = new Set(["it", "its", "it's", "them"]);
