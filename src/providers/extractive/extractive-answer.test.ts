@@ -250,6 +250,18 @@ describe("extractiveAnswer", () => {
     expect(cut).toBe("FREEZE freezes tuples aggressively. [1]");
   });
 
+  it("reads a list item wrapped over several lines as one item, never quoting its rest as a sentence of its own", () => {
+    const doc = page(
+      1,
+      "Developer Interface",
+      "api.html",
+      "Parameters\n\n- url – URL to send.\n\n- data – the body to attach to the request. If a dictionary or\nlist of tuples `[(key, value)]` is provided, form-encoding will\ntake place.\n\n- json – json for the body to attach to the request.",
+    );
+    const answer = extractiveAnswer("When does form-encoding of a dictionary or list of tuples take place?", [doc]);
+    expect(answer).toContain("If a dictionary or list of tuples `[(key, value)]` is provided, form-encoding will take place.");
+    expect(answer).not.toMatch(/(?:^|\n)list of tuples/);
+  });
+
   it("cites a list quoted whole only where the whole list stands, not where its first item recurs", () => {
     const section = (referenceNumber: number, verb: string): GroundingDocument => ({
       referenceNumber,

@@ -24,6 +24,7 @@ export function passageBlocks(text: string): Block[] {
     else blocks.push({ kind, text: body });
   };
   const lines = text.split("\n");
+  let blank = true;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (FENCE_LINE.test(line.trim())) {
@@ -38,14 +39,20 @@ export function passageBlocks(text: string): Block[] {
           .replace(/^\n+|\n+$/g, ""),
       });
       i = end;
+      blank = true;
       continue;
     }
     if (!line.trim()) {
       // A blank line ends a prose paragraph (but not a list: its items are often spaced).
       if (blocks.at(-1)?.kind === "prose") blocks.push({ kind: "prose", text: "" });
+      blank = true;
       continue;
     }
-    push(ITEM.test(line) ? "list" : "prose", line);
+    // A line right under an item's continues it, as Markdown reads it: pages wrap their source lines, and the
+    // rest of a wrapped item ("If a dictionary or / list of tuples … is provided") was quoted as a sentence.
+    const continues = !blank && blocks.at(-1)?.kind === "list";
+    push(ITEM.test(line) || continues ? "list" : "prose", line);
+    blank = false;
   }
   return blocks.filter((b) => b.text.trim());
 }
