@@ -262,6 +262,25 @@ describe("extractiveAnswer", () => {
     expect(answer).not.toMatch(/(?:^|\n)list of tuples/);
   });
 
+  it("reads a sentence a page broke around a line of code as one sentence, the code a span of it", () => {
+    const doc = page(
+      1,
+      "Numeric Types",
+      "datatype-numeric.html",
+      "Then the value is rounded to the declared scale.\nFor example, a column declared as\n\n```\nNUMERIC(3, 1)\n```\n\nwill round values to 1 decimal place and can store values between -99.9 and 99.9, inclusive.",
+    );
+    const answer = extractiveAnswer("How many decimal places will a NUMERIC column round values to?", [doc]);
+    expect(answer).toContain(
+      "For example, a column declared as `NUMERIC(3, 1)` will round values to 1 decimal place and can store values between -99.9 and 99.9, inclusive. [1]",
+    );
+    expect(answer).not.toMatch(/(?:^|\] )will round/);
+    // Code between two sentences stays a block of its own.
+    const example = extractiveAnswer("How do I declare a numeric column?", [
+      { ...doc, text: "Declare a numeric column like this:\n\n```\nNUMERIC(3, 1)\n```\n\nsuch a column rounds values to 1 decimal place." },
+    ]);
+    expect(example).toContain("```\nNUMERIC(3, 1)\n```");
+  });
+
   it("cites a list quoted whole only where the whole list stands, not where its first item recurs", () => {
     const section = (referenceNumber: number, verb: string): GroundingDocument => ({
       referenceNumber,

@@ -54,7 +54,42 @@ export function passageBlocks(text: string): Block[] {
     push(ITEM.test(line) || continues ? "list" : "prose", line);
     blank = false;
   }
-  return blocks.filter((b) => b.text.trim());
+  return withInlineCode(blocks.filter((b) => b.text.trim()));
+}
+
+/** The longest code line read back into its sentence (see withInlineCode). */
+const MAX_INLINE_CODE = 80;
+const ENDS_SENTENCE = /[.!?:]["')\]]?\s*$/;
+
+/**
+ * A sentence that a page broke around a line of code ("a column declared as
+ * / NUMERIC(3, 1) / will round values to 1 decimal place") is one sentence
+ * with a code span: the prose before it ends no sentence and the prose after
+ * it begins in lower case. Read apart, both halves were quoted as sentences.
+ */
+function withInlineCode(blocks: Block[]): Block[] {
+  const out: Block[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    const before = out.at(-1);
+    const code = blocks[i]!;
+    const after = blocks[i + 1];
+    const inline =
+      code.kind === "code" &&
+      before?.kind === "prose" &&
+      after?.kind === "prose" &&
+      !ENDS_SENTENCE.test(before.text) &&
+      /^[a-z]/.test(after.text) &&
+      !code.text.includes("\n") &&
+      !code.text.includes("`") &&
+      code.text.trim().length <= MAX_INLINE_CODE;
+    if (!inline) {
+      out.push(code);
+      continue;
+    }
+    out[out.length - 1] = { kind: "prose", text: `${before.text} \`${code.text.trim()}\` ${after.text}` };
+    i++;
+  }
+  return out;
 }
 
 /** A list item's text without its marker. */
