@@ -183,6 +183,46 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
     for (const href of hrefs) expect(href).toMatch(/^https:\/\/www\.sqlite\.org\//);
   });
 
+  it("asks each question with the conversation so far, lists the earlier questions, and starts afresh on New conversation", async () => {
+    const { page, violations } = await open(server.url);
+    await page.fill("#key", server.key);
+    await page.waitForSelector("#source-list input");
+    expect(await page.isVisible("#new-conversation")).toBe(false);
+    const first = page.waitForRequest((r) => r.url().endsWith("/v1/chat/completions"));
+    await ask(page, ON_TOPIC);
+    const answer = (await (await (await first).response())!.text())
+      .split("\n")
+      .filter((line) => line.startsWith("data: {"))
+      .map((line) => JSON.parse(line.slice(6)).choices?.[0]?.delta?.content ?? "")
+      .join("");
+    expect(answer.length).toBeGreaterThan(0);
+    // The question box is emptied for the next one; the conversation can be started afresh.
+    expect(await page.inputValue("#question")).toBe("");
+    expect(await page.isVisible("#new-conversation")).toBe(true);
+    expect(await page.isVisible("#conversation")).toBe(false);
+
+    const followUp = "and how do I undo that?";
+    const second = page.waitForRequest((r) => r.url().endsWith("/v1/chat/completions"));
+    await page.fill("#question", followUp);
+    await page.press("#question", "Enter");
+    expect((await second).postDataJSON().messages).toEqual([
+      { role: "user", content: ON_TOPIC },
+      { role: "assistant", content: answer },
+      { role: "user", content: followUp },
+    ]);
+    await page.waitForSelector("#result:not([data-state='streaming'])");
+    expect(await page.$$eval("#turns li", (items) => items.map((li) => li.textContent))).toEqual([ON_TOPIC]);
+    expect(await page.isVisible("#conversation")).toBe(true);
+
+    await page.click("#new-conversation");
+    expect(await page.isVisible("#conversation")).toBe(false);
+    expect(await page.isVisible("#result")).toBe(false);
+    const fresh = page.waitForRequest((r) => r.url().endsWith("/v1/chat/completions"));
+    await ask(page, "How do I create a partial index?");
+    expect((await fresh).postDataJSON().messages).toEqual([{ role: "user", content: "How do I create a partial index?" }]);
+    expect(violations).toEqual([]);
+  });
+
   it("says a wrong key was refused (401) and how to get one", async () => {
     const { page } = await open(server.url);
     await page.fill("#key", `dk_${"x".repeat(43)}`);
