@@ -57,6 +57,7 @@ describe("the playground's files", () => {
       "/playground/catalog-view.js",
       "/playground/describe-error.js",
       "/playground/feedback-view.js",
+      "/playground/conversation-view.js",
       "/playground/vendor/marked.js",
       "/playground/vendor/purify.js",
       "/playground/citations.js",

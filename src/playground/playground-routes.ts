@@ -38,6 +38,7 @@ function files(): Map<string, { file: string; type: string }> {
     own("catalog-view.js", JS),
     own("describe-error.js", JS),
     own("feedback-view.js", JS),
+    own("conversation-view.js", JS),
     ["/playground/vendor/marked.js", { file: require.resolve("marked"), type: JS }],
     ["/playground/vendor/purify.js", { file: path.join(path.dirname(require.resolve("dompurify")), "purify.es.mjs"), type: JS }],
   ]);

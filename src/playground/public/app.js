@@ -1,6 +1,7 @@
 // The playground: a key, a model, some sources, a question; the answer streams in.
 import { ApiError, getJson, streamCompletion } from "./api.js";
 import { showModels, showSources } from "./catalog-view.js";
+import { conversationView } from "./conversation-view.js";
 import { describe } from "./describe-error.js";
 import { feedbackView } from "./feedback-view.js";
 import { renderAnswer, renderReferences } from "./render.js";
@@ -17,9 +18,6 @@ const el = {
   question: $("question"),
   submit: $("submit"),
   stop: $("stop"),
-  newConversation: $("new-conversation"),
-  conversation: $("conversation"),
-  turns: $("turns"),
   status: $("status"),
   error: $("error"),
   result: $("result"),
@@ -37,6 +35,14 @@ const feedback = feedbackView(
 
 let sourceNames = new Map();
 let running = null;
+
+const conversation = conversationView({ section: $("conversation"), list: $("turns"), reset: $("new-conversation") }, () => {
+  running?.abort();
+  el.result.hidden = true;
+  feedback.hide();
+  el.question.value = "";
+  el.question.focus();
+});
 
 // ---- errors ----
 
@@ -90,44 +96,6 @@ async function loadCatalog() {
   }
 }
 
-// ---- the conversation ----
-
-/** Turns sent with the next question: enough for a follow-up to be read with what it follows, well inside the server's input limits. */
-const MAX_TURNS = 8;
-/** The finished turns, oldest first: each question and the answer shown for it. */
-let history = [];
-
-function remember(question, answer) {
-  history = [...history, { question, answer }].slice(-MAX_TURNS);
-  showTurns();
-}
-
-/** The earlier questions are listed above the answer shown (the last one's). */
-function showTurns() {
-  const earlier = history.slice(0, -1);
-  el.turns.replaceChildren(...earlier.map(({ question }) => Object.assign(document.createElement("li"), { textContent: question })));
-  el.conversation.hidden = earlier.length === 0;
-  el.newConversation.hidden = history.length === 0;
-}
-
-el.newConversation.addEventListener("click", () => {
-  running?.abort();
-  history = [];
-  showTurns();
-  el.result.hidden = true;
-  feedback.hide();
-  el.question.value = "";
-  el.question.focus();
-});
-
-const messagesFor = (question) => [
-  ...history.flatMap(({ question, answer }) => [
-    { role: "user", content: question },
-    { role: "assistant", content: answer },
-  ]),
-  { role: "user", content: question },
-];
-
 // ---- asking ----
 
 el.question.addEventListener("keydown", (event) => {
@@ -156,7 +124,7 @@ el.form.addEventListener("submit", (event) => {
 
 async function ask(question) {
   const sources = [...el.sourceList.querySelectorAll("input:checked")].map((box) => box.value);
-  const body = { model: el.model.value || "agent", messages: messagesFor(question), ...(sources.length && { sources }) };
+  const body = { model: el.model.value || "agent", messages: conversation.messagesFor(question), ...(sources.length && { sources }) };
   const controller = new AbortController();
   running = controller;
   clearError();
@@ -202,7 +170,7 @@ async function ask(question) {
     draw();
     finish(refs, titles, refusal !== "" && text === "");
     // A finished answer joins the conversation; one stopped or failed does not, and its question stays to ask again.
-    remember(question, text || refusal);
+    conversation.remember(question, text || refusal);
     if (el.question.value.trim() === question) el.question.value = "";
     // Only a finished answer can be rated: the server records it when its last chunk has gone out.
     feedback.show(completionId);
