@@ -65,20 +65,6 @@ describe("retrievalQuery", () => {
     expect(retrievalQuery([previous, answer, { role: "user", content: python }], englishAnalyzer)).toContain("create an index");
   });
 
-  it("borrows for a report on the answer, unless it names another source than the question it follows named", () => {
-    const answer = { role: "assistant" as const, content: "Use CREATE ROLE." };
-    const sourcesNamed = (text: string) => [...text.matchAll(/postgres|sqlite|git/gi)].map(([name]) => name.toLowerCase());
-    const ask = (previous: string, content: string) =>
-      retrievalQuery([{ role: "user", content: previous }, answer, { role: "user", content }], englishAnalyzer, { sourcesNamed });
-    expect(ask("how do I create a new role in postgres", "didn't work, says permission denied")).toContain("create a new role");
-    expect(ask("how do I create a new role in postgres", "still permission denied in postgres")).toContain("create a new role");
-    // Naming what it was trying is no move from a question that named nothing…
-    expect(ask("how do I undo my last commit", "still shows up in git log")).toContain("undo my last commit");
-    // …but it is from one that named another source.
-    const sqlite = "getting 'database is locked' when two processes write to my sqlite file";
-    expect(ask("how do I create a new role in postgres", sqlite)).toBe(sqlite);
-  });
-
   it("borrows for a fragment, and asks alone one whose opening phrase names another source", () => {
     const previous = { role: "user" as const, content: "How do I read a CSV file in Python?" };
     const answer = { role: "assistant" as const, content: "Use csv.reader." };

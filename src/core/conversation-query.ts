@@ -1,5 +1,5 @@
 import { type ChatMessage, messageText } from "./chat-request.ts";
-import { isFragment, refersBack, reportsBack } from "./follow-up-signs.ts";
+import { isFragment, refersBack } from "./follow-up-signs.ts";
 import { contentTerms, type TextAnalyzer } from "./text-analyzer.ts";
 
 /** How much of a message is read for the names of sources (see retrievalQuery). */
@@ -30,9 +30,8 @@ export function isContextBlock(text: string): boolean {
 
 /**
  * The text to retrieve with. The last user message leads; a follow-up
- * ("and how do I drop it?", "what about SQLite?", "any downside?", "didn't
- * work, permission denied") borrows the previous question so the subject
- * carries over.
+ * ("and how do I drop it?", "what about SQLite?", "any downside?") borrows
+ * the previous question so the subject carries over.
  */
 export function retrievalQuery(
   messages: readonly ChatMessage[],
@@ -54,15 +53,11 @@ export function retrievalQuery(
   const lastTerms = contentTerms(analyzer, last, 3);
   const leans = lastTerms.length <= 2 || /^(and|what about|how about|what if|also|then)\b/i.test(last);
   const fragment = !leans && isFragment(last);
-  const pronoun = !leans && !fragment && refersBack(last);
-  const report = !leans && !fragment && !pronoun && reportsBack(last);
-  if (!leans && !fragment && !pronoun && !report) return last;
+  if (!leans && !fragment && !refersBack(last)) return last;
   // A question of its own length that names a source the previous one did not has moved on: its pronouns are its
   // own ("does postgres support json columns and can I index them?" after a git question). A fragment naming one
   // asks the same of it ("with requests instead of urllib"), unless its opening phrase sets the scene ("In
-  // PostgreSQL, list every index…"). A report names what it was trying ("still shows up in git log" after "how do I
-  // undo my last commit"): it has moved on only from a question that named another source. Names are read from a
-  // message's opening only: it costs what that costs.
+  // PostgreSQL, list every index…"). Names are read from a message's opening only: it costs what that costs.
   if (!leans && sourcesNamed) {
     const named = (text: string) => sourcesNamed(text.slice(0, NAMES_READ));
     const before = new Set(named(asked.at(-1)!));
@@ -70,7 +65,7 @@ export function retrievalQuery(
     if (fragment) {
       const opening = /^([^,:]{1,64})[,:]/.exec(last)?.[1];
       if (opening !== undefined && moved(opening)) return last;
-    } else if (moved(last) && (!report || before.size > 0)) return last;
+    } else if (moved(last)) return last;
   }
   return `${last} ${asked.at(-1)}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isFragment, refersBack, reportsBack } from "./follow-up-signs.ts";
+import { isFragment, refersBack } from "./follow-up-signs.ts";
 
 describe("follow-up signs", () => {
   it("reads a pronoun as leaning on the conversation unless it opens a clause, follows its noun as `that`, or is impersonal", () => {
@@ -50,27 +50,5 @@ describe("follow-up signs", () => {
     ];
     expect(fragments.filter((q) => !isFragment(q))).toEqual([]);
     expect(questions.filter((q) => isFragment(q))).toEqual([]);
-  });
-
-  it("reads a message that reports back on the answer (it failed, nothing changed, what it gave) as continuing its task", () => {
-    const reports = [
-      "didnt work, permission denied",
-      "Didn't work: psql says FATAL: role does not exist",
-      "got 415 unsupported media type",
-      "still hangs forever",
-      "nope, every row comes back as one string",
-      "no luck",
-      "now by week",
-      "ok but the browser never gets the cookie",
-      "tried that, conflicts everywhere",
-    ];
-    const questions = [
-      "how do I stop git from asking for my password?",
-      "nowhere in the docs does it say how to vacuum",
-      "gotchas of sqlite type affinity",
-      "stillborn processes in node",
-    ];
-    expect(reports.filter((q) => !reportsBack(q))).toEqual([]);
-    expect(questions.filter((q) => reportsBack(q))).toEqual([]);
   });
 });

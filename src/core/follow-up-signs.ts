@@ -47,18 +47,6 @@ export function isFragment(question: string): boolean {
 /** A fragment adds a phrase or two to a question: at most this many words. */
 const MAX_FRAGMENT_WORDS = 8;
 
-/** How a report on trying an answer opens: it failed, nothing changed, or what it gave. */
-const REPORT_OPENING =
-  /^[^A-Za-z]*(?:didn['’]?t|did not|doesn['’]?t|does not|won['’]?t|wont|isn['’]?t|not working|still|nope|no luck|tried|got|getting|now|hmm+|ok(?:ay)?[^A-Za-z]+but)\b/i;
-
-/**
- * A message reporting back on the answer: "didn't work, permission denied",
- * "got 415 unsupported media type", "still hangs", "nope, every row is one
- * string", "now by week". Its words are the symptom or the next step; the
- * task is the previous question's. Read from its opening only.
- */
-export const reportsBack = (question: string) => REPORT_OPENING.test(question.slice(0, 64));
-
 /** Personal pronouns: in a question asked after another, they mostly stand for what was asked before. */
 const PERSONAL = new Set(["it", "its", "it's", "them"]);
 /** Demonstratives point at something the conversation knows ("that setting", "how do I fix this?"). */
