@@ -13,7 +13,7 @@ import { sharedEvalFile } from "./eval/shared-file.ts";
  * 2026-11-28 (any it/its/this/that/them/those/these). Turns written blind (by helpers that read no code) over the
  * eval sources, follow-ups that need the previous question's subject and standalone questions, many with pronouns of
  * their own: `bench/follow-up-turns.json` (120), `bench/follow-up-turns-2.json` (100, written for fragments and
- * ellipses). `npm run bench -- follow-ups`.
+ * ellipses), `bench/follow-up-turns-3.json` (100, written for reports back on an answer). `npm run bench -- follow-ups`.
  */
 type Turn = { previous: string; question: string; kind: "follow-up" | "standalone" };
 const read = (file: string) => JSON.parse(fs.readFileSync(path.join(import.meta.dirname, file), "utf8")) as Turn[];
@@ -44,7 +44,7 @@ const now = ({ previous, question }: Turn) =>
     { sourcesNamed },
   ) !== question;
 
-for (const file of ["follow-up-turns.json", "follow-up-turns-2.json"]) {
+for (const file of ["follow-up-turns.json", "follow-up-turns-2.json", "follow-up-turns-3.json"]) {
   const turns = read(file);
   console.log(`bench/${file}:`);
   for (const [kind, wrong] of [
