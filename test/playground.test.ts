@@ -215,6 +215,23 @@ describe.skipIf(!CHROMIUM)("the playground in Chromium", () => {
     expect(await page.$$eval("#turns li", (items) => items.map((li) => li.textContent))).toEqual([ON_TOPIC]);
     expect(await page.isVisible("#conversation")).toBe(true);
 
+    // Long turns (pasted logs) are sent newest first up to 200,000 characters, so the conversation is never refused for its size.
+    const long = (n: number) => `${"log line ".repeat(7_700)}${n}: how do I physically reorder a table?`;
+    let messages: Array<{ role: string; content: string }> = [];
+    for (const n of [1, 2, 3, 4]) {
+      const sentLong = page.waitForRequest((r) => r.url().endsWith("/v1/chat/completions"));
+      await page.fill("#question", long(n));
+      await page.press("#question", "Enter");
+      const request = await sentLong;
+      messages = request.postDataJSON().messages;
+      expect((await request.response())!.status()).toBe(200);
+      await page.waitForSelector("#result:not([data-state='streaming'])");
+    }
+    expect(messages.at(-1)).toEqual({ role: "user", content: long(4) });
+    expect(messages.map((m) => m.content)).toEqual(expect.arrayContaining([long(2), long(3)]));
+    expect(messages.map((m) => m.content)).not.toContain(long(1));
+    expect(messages.slice(0, -1).reduce((sum, m) => sum + m.content.length, 0)).toBeLessThanOrEqual(200_000);
+
     await page.click("#new-conversation");
     expect(await page.isVisible("#conversation")).toBe(false);
     expect(await page.isVisible("#result")).toBe(false);

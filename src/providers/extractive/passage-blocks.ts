@@ -48,7 +48,7 @@ export function passageBlocks(text: string): Block[] {
       blank = true;
       continue;
     }
-    // A line right under an item's continues it, as Markdown reads it: pages wrap their source lines, and the
+    // A line right under an item continues it, as Markdown reads it: pages wrap their source lines, and the
     // rest of a wrapped item ("If a dictionary or / list of tuples … is provided") was quoted as a sentence.
     const continues = !blank && blocks.at(-1)?.kind === "list";
     push(ITEM.test(line) || continues ? "list" : "prose", line);
