@@ -95,13 +95,16 @@ describe("code names", () => {
   const query = "I'm using itertools.groupby to group log records by user, but one user shows up as several groups. What am I doing wrong?";
   const python = [{ name: "Python 3.11 Documentation" } as SourceInfo];
 
-  it("asks the agent's open question the named bar when a candidate passage writes a code name of it", () => {
+  it("asks the named bar of an open question, and nothing of a named source's, when a candidate passage writes a code name of it", () => {
     const held = [withText(0.45, "itertools.groupby(iterable, key=None) makes an iterator that returns consecutive keys and groups.")];
     expect(coversQuestion({ ...base, sources: python, query, pages: held })).toBe(true);
     // The name's words apart, or a longer name, are not the name; below the named bar nothing passes.
     const apart = [withText(0.45, "The itertools module; groupby makes groups."), withText(0.45, "itertools.groupbykey is another.")];
     expect(coversQuestion({ ...base, sources: python, query, pages: apart })).toBe(false);
     expect(coversQuestion({ ...base, sources: python, query, pages: [withText(0.3, held[0]!.chunks[0]!.text)] })).toBe(false);
+    // Asked of a named source, a passage writing the name is relevant whatever share of the story it holds.
+    expect(coversQuestion({ ...base, named: true, sources: python, query, pages: [withText(0.2, held[0]!.chunks[0]!.text)] })).toBe(true);
+    expect(coversQuestion({ ...base, named: true, sources: python, query, pages: [withText(0.2, apart[0]!.chunks[0]!.text)] })).toBe(false);
     // A source's own name written with a dot names the source, not code in it.
     const node = [{ name: "Node.js 18 API" } as SourceInfo];
     expect(coversQuestion({ ...base, sources: node, query: "How do I book a flight with Node.js?", pages: [withText(0.45, "Node.js is a runtime.")] })).toBe(

@@ -19,9 +19,10 @@ import type { TextAnalyzer } from "./text-analyzer.ts";
  * `named` (the caller named the sources, the question names one, or there is
  * only one): 0.35. The caller said where the answer is, so only a source with
  * nothing relevant refuses: a passage holding a third of the question is
- * relevant. Asked of each eval source by name, the off-topic set is still
- * refused 79% of the time for other products and 61% for general knowledge
- * (near-misses 39%: those often are relevant to the source they are asked of).
+ * relevant, and so is one writing a code name the question writes. Asked of
+ * each eval source by name, the off-topic set is still refused 79% of the time
+ * for other products and 61% for general knowledge (near-misses 39%: those
+ * often are relevant to the source they are asked of).
  */
 export const COVERAGE_BARS = { open: 0.55, named: 0.35 };
 
@@ -226,7 +227,9 @@ export function coversQuestion(q: CoverageQuestion): boolean {
   if (q.pages.some((p) => p.similarity >= q.minSimilarity)) return true;
   if (documentationWords(q.terms, q.everyday)?.length === 0) return false;
   const coverage = bestCoverage(q.pages)!;
-  if (q.named) return coverage >= bars.named && (!q.soleSource || unknownNames(q).length === 0);
+  // A named source refuses only when nothing in it is relevant, and a passage writing a code name of the question
+  // (`response.text`) is relevant to it, however little of the story around the name it holds.
+  if (q.named) return (coverage >= bars.named || heldCodeName(q.query, q.pages, q.sources, q.analyzer)) && (!q.soleSource || unknownNames(q).length === 0);
   // A question that names code the documentation writes (`itertools.groupby`) is about it, however much story
   // surrounds the name: for it the agent's bar is the one for named sources.
   const bar = coverage >= bars.named && coverage < bars.open && heldCodeName(q.query, q.pages, q.sources, q.analyzer) ? bars.named : bars.open;
