@@ -1,4 +1,5 @@
 import http from "node:http";
+import { gzipSync } from "node:zlib";
 import { TRPCClientError } from "@trpc/client";
 import { getIntrospectionQuery } from "graphql";
 import OpenAI from "openai";
@@ -118,6 +119,39 @@ describe("input limits", () => {
     const tooMany = await post(wide);
     expect(tooMany.status).toBe(400);
     expect(((await tooMany.json()) as any).error).toMatchObject({ code: "json_too_large" });
+  });
+
+  it("refuses a compressed body with 415 on every interface, in its own error shape, and reads an identity one", async () => {
+    const body = new Blob([gzipSync(JSON.stringify({ model: "agent", messages: [{ role: "user", content: QUESTION }] }))]);
+    const send = (path: string, encoding: string, payload: Blob | string = body) =>
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${server.key}`,
+          "content-type": "application/json",
+          "content-encoding": encoding,
+          accept: "application/json, text/event-stream",
+        },
+        body: payload,
+      });
+    const rest = await send("/v1/chat/completions", "gzip");
+    expect(rest.status).toBe(415);
+    expect(((await rest.json()) as any).error).toMatchObject({ code: "unsupported_content_encoding", type: "invalid_request_error", param: null });
+    const responses = await send("/v1/responses", "br");
+    expect(responses.status).toBe(415);
+    expect(((await responses.json()) as any).error.message).toMatch(/Content-Encoding br; send it uncompressed/);
+    const graphql = await send("/graphql", "gzip");
+    expect(graphql.status).toBe(415);
+    expect(((await graphql.json()) as any).errors[0].extensions).toMatchObject({ code: "UNSUPPORTED_MEDIA_TYPE", reason: "unsupported_content_encoding" });
+    const trpc = await send("/trpc/chat.completions.create", "deflate");
+    expect(trpc.status).toBe(415);
+    expect(((await trpc.json()) as any).error.data).toMatchObject({ code: "UNSUPPORTED_MEDIA_TYPE", httpStatus: 415 });
+    const mcp = await send("/mcp", "gzip");
+    expect(mcp.status).toBe(415);
+    expect(((await mcp.json()) as any).error.data).toMatchObject({ code: "UNSUPPORTED_MEDIA_TYPE" });
+    // `identity` is no coding: the body is read as sent.
+    const plain = await send("/v1/chat/completions", "identity", JSON.stringify({ model: "agent", messages: [{ role: "user", content: QUESTION }] }));
+    expect(plain.status).toBe(200);
   });
 
   it("applies the same limits over GraphQL and tRPC", async () => {

@@ -49,6 +49,16 @@ export const limitBody = (
     const framing = bodyFraming(c);
     // No body: read (empty) all the same where a handler passes the raw request on (MCP's SDK clones it), so it gets one it can read.
     if (framing === "bodiless method" || (framing === "none" && !rereadable)) return next();
+    const coding = contentCoding(c);
+    if (coding) {
+      await discard(c.req.raw.body, DRAIN_MAX_BYTES).catch(() => {});
+      return refuse(
+        new DocentError("UNSUPPORTED_MEDIA_TYPE", `The request body is sent with Content-Encoding ${coding}; send it uncompressed, with no Content-Encoding.`, {
+          reason: "unsupported_content_encoding",
+        }),
+        c,
+      );
+    }
     // A declared length (Node's parser reads exactly that many bytes) is checked without reading: the body is then
     // read straight from Node's request. Only a chunked body is counted as it streams, through the web Request.
     if (typeof framing === "number" && framing > maxBytes) return size(c, async () => {});
@@ -85,6 +95,17 @@ function bodyFraming(c: Context): "bodiless method" | "none" | "chunked" | numbe
   if (c.req.header("transfer-encoding") !== undefined) return "chunked";
   const length = Number(c.req.header("content-length") ?? 0);
   return length > 0 ? length : "none";
+}
+
+/**
+ * A content coding the request's body is sent in, other than none: bodies are
+ * read as they come, so a compressed one would be parsed as JSON and refused as
+ * not JSON, which it is not (RFC 9110 §15.5.16: 415 for a coding not supported).
+ * Its size limit would count compressed bytes, too.
+ */
+function contentCoding(c: Context): string | undefined {
+  const coding = c.req.header("content-encoding")?.trim();
+  return coding && coding.toLowerCase() !== "identity" ? coding.slice(0, 40) : undefined;
 }
 
 /** Node's error for a request body cut short by its client (the connection closed or reset before its end). */

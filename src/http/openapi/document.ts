@@ -23,6 +23,7 @@ const ERRORS = {
   401: "Missing, incorrect, revoked or expired API key.",
   404: "Unknown model, knowledge source or route.",
   413: "The request body is larger than MAX_BODY_BYTES.",
+  415: "The request body is sent with a Content-Encoding (`code: unsupported_content_encoding`); send it uncompressed.",
   429: "Over this key's rate or concurrency limit (`code: rate_limit_exceeded`); see the Retry-After header.",
   502: "The provider failed or could not be reached.",
   503: "The provider is overloaded or unavailable; see the Retry-After header.",
@@ -45,7 +46,7 @@ const errors = (...statuses: Status[]) =>
     ]),
   );
 
-const ASK_ERRORS: Status[] = [400, 401, 404, 413, 429, 502, 503, 504];
+const ASK_ERRORS: Status[] = [400, 401, 404, 413, 415, 429, 502, 503, 504];
 const ModelId = z.string().meta({ param: { name: "id", in: "path" }, example: "agent" });
 const SourceId = z.string().meta({ param: { name: "id", in: "path" }, description: "A knowledge-source UUID." });
 const modelHeaders = {
@@ -159,7 +160,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
     description: "A later rating of the same completion replaces an earlier one. An id served to another key is answered like an unknown one (404).",
     security,
     request: { body: { required: true, content: json(FeedbackInput) } },
-    responses: { 200: { description: "The feedback as stored.", content: json(Feedback) }, ...errors(400, 401, 404, 413, 429) },
+    responses: { 200: { description: "The feedback as stored.", content: json(Feedback) }, ...errors(400, 401, 404, 413, 415, 429) },
   });
   registry.registerPath({
     method: "get",
