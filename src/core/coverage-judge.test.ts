@@ -15,7 +15,7 @@ const page = (coverage: number, matched: string[] = []): RankedPage => ({
   chunks: [{ sourceId: "s", url: "", anchor: "", title: "", section: "", text: "", score: 1, matched, titleMatched: [], headingMatched: [] }],
   links: [],
 });
-const english = new Set(["reorder", "table", "index", "replication", "server", "configure", "second", "speak"]);
+const english = new Set(["reorder", "table", "index", "replication", "server", "configure", "second", "speak", "vacuum"]);
 const isWord = (w: string) => english.has(w);
 const matches = (text: string) => [text.toLowerCase()];
 const sources = [{ name: "PostgreSQL 15 Documentation" } as SourceInfo];
@@ -102,9 +102,18 @@ describe("code names", () => {
     const apart = [withText(0.45, "The itertools module; groupby makes groups."), withText(0.45, "itertools.groupbykey is another.")];
     expect(coversQuestion({ ...base, sources: python, query, pages: apart })).toBe(false);
     expect(coversQuestion({ ...base, sources: python, query, pages: [withText(0.3, held[0]!.chunks[0]!.text)] })).toBe(false);
-    // Asked of a named source, a passage writing the name is relevant whatever share of the story it holds.
-    expect(coversQuestion({ ...base, named: true, sources: python, query, pages: [withText(0.2, held[0]!.chunks[0]!.text)] })).toBe(true);
-    expect(coversQuestion({ ...base, named: true, sources: python, query, pages: [withText(0.2, apart[0]!.chunks[0]!.text)] })).toBe(false);
+    // Asked of a named source, a passage writing the name is relevant holding half the named bar's share of the story.
+    const named = { ...base, named: true, sources: python, query, isWord };
+    expect(coversQuestion({ ...named, pages: [withText(0.2, held[0]!.chunks[0]!.text)] })).toBe(true);
+    expect(coversQuestion({ ...named, pages: [withText(0.2, apart[0]!.chunks[0]!.text)] })).toBe(false);
+    expect(coversQuestion({ ...named, pages: [withText(0.1, held[0]!.chunks[0]!.text)] })).toBe(false);
+    // A word typed as a call or in backticks is no code name; nor is anything without a word list to tell.
+    const vacuum = withText(0.2, "VACUUM reclaims storage occupied by dead tuples.");
+    expect(coversQuestion({ ...named, query: "Which robot vacuum(for pet hair) should I buy?", pages: [vacuum] })).toBe(false);
+    expect(coversQuestion({ ...named, query: "Tell me a story about a dragon who loved to `vacuum` gems", pages: [vacuum] })).toBe(false);
+    expect(coversQuestion({ ...named, isWord: undefined, pages: [withText(0.2, held[0]!.chunks[0]!.text)] })).toBe(false);
+    const host = withText(0.2, "Binaries can be downloaded from https://github.com/lz4/lz4/releases.");
+    expect(coversQuestion({ ...named, query: "What is the capital of France? I read about it on github.com", pages: [host] })).toBe(false);
     // A source's own name written with a dot names the source, not code in it.
     const node = [{ name: "Node.js 18 API" } as SourceInfo];
     expect(coversQuestion({ ...base, sources: node, query: "How do I book a flight with Node.js?", pages: [withText(0.45, "Node.js is a runtime.")] })).toBe(

@@ -19,10 +19,11 @@ import type { TextAnalyzer } from "./text-analyzer.ts";
  * `named` (the caller named the sources, the question names one, or there is
  * only one): 0.35. The caller said where the answer is, so only a source with
  * nothing relevant refuses: a passage holding a third of the question is
- * relevant, and so is one writing a code name the question writes. Asked of
- * each eval source by name, the off-topic set is still refused 79% of the time
- * for other products and 61% for general knowledge (near-misses 39%: those
- * often are relevant to the source they are asked of).
+ * relevant, and so is one writing a code name (no English word) the question
+ * writes and holding half that share. Asked of each eval source by name, the
+ * off-topic set is still refused 79% of the time for other products and 61%
+ * for general knowledge (near-misses 39%: those often are relevant to the
+ * source they are asked of).
  */
 export const COVERAGE_BARS = { open: 0.55, named: 0.35 };
 
@@ -162,15 +163,22 @@ export function codeNames(query: string): string[] {
   return [...names].filter((n) => n.replace(/[^\p{L}\p{N}]/gu, "").length >= 6);
 }
 
+/** A host name (`github.com`, `docs.python.org`): an address the question mentions, not code it is about. */
+const HOST_NAME = /^[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|edu|gov|app|ai|co|uk|de|fr|eu|info|local|internal)$/i;
+
 /** How many of a question's code names are looked for in the candidate passages. */
 const MAX_CODE_NAMES = 16;
 
-/** A code name of the question that a candidate passage writes as such (the name itself, not its words apart). */
-function heldCodeName(query: string, pages: readonly RankedPage[], sources: readonly SourceInfo[], analyzer: TextAnalyzer): boolean {
+/**
+ * A code name of the question that a candidate passage writes as such (the name itself, not its words apart).
+ * `isWord`: only names that are no English word nor a host name count (`response.text`, `search_path`, not `vacuum(`, `` `cluster` `` or `github.com`).
+ */
+function heldCodeName(query: string, pages: readonly RankedPage[], sources: readonly SourceInfo[], analyzer: TextAnalyzer, isWord?: IsWord): boolean {
   const sourceWords = new Set(sources.flatMap((s) => distinctiveNameWords(s.name, analyzer)));
+  const letters = (n: string) => n.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
   const names = codeNames(query)
     // A product's own name written with a dot (`Node.js`) names the source, not something in it.
-    .filter((n) => !sourceWords.has(n.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")))
+    .filter((n) => !sourceWords.has(letters(n)) && !(isWord && (isWord(letters(n)) || HOST_NAME.test(n))))
     .map((n) => n.toLowerCase());
   if (names.length === 0) return false;
   // Each passage lowered once, and a question's first names only: a caller writing thousands of names must not cost names × passages.
@@ -228,8 +236,10 @@ export function coversQuestion(q: CoverageQuestion): boolean {
   if (documentationWords(q.terms, q.everyday)?.length === 0) return false;
   const coverage = bestCoverage(q.pages)!;
   // A named source refuses only when nothing in it is relevant, and a passage writing a code name of the question
-  // (`response.text`) is relevant to it, however little of the story around the name it holds.
-  if (q.named) return (coverage >= bars.named || heldCodeName(q.query, q.pages, q.sources, q.analyzer)) && (!q.soleSource || unknownNames(q).length === 0);
+  // that is no English word (`response.text`) is relevant to it, holding half the bar's share of the story around
+  // the name (a word typed as a call, `vacuum(`, or a host name, `github.com`, is no code).
+  const namesHeldCode = () => q.isWord !== undefined && coverage >= bars.named / 2 && heldCodeName(q.query, q.pages, q.sources, q.analyzer, q.isWord);
+  if (q.named) return (coverage >= bars.named || namesHeldCode()) && (!q.soleSource || unknownNames(q).length === 0);
   // A question that names code the documentation writes (`itertools.groupby`) is about it, however much story
   // surrounds the name: for it the agent's bar is the one for named sources.
   const bar = coverage >= bars.named && coverage < bars.open && heldCodeName(q.query, q.pages, q.sources, q.analyzer) ? bars.named : bars.open;
