@@ -149,9 +149,50 @@ describe("input limits", () => {
     const mcp = await send("/mcp", "gzip");
     expect(mcp.status).toBe(415);
     expect(((await mcp.json()) as any).error.data).toMatchObject({ code: "UNSUPPORTED_MEDIA_TYPE" });
+    expect(mcp.headers.get("accept-encoding")).toBe("identity");
     // `identity` is no coding: the body is read as sent.
-    const plain = await send("/v1/chat/completions", "identity", JSON.stringify({ model: "agent", messages: [{ role: "user", content: QUESTION }] }));
-    expect(plain.status).toBe(200);
+    const json = JSON.stringify({ model: "agent", messages: [{ role: "user", content: QUESTION }] });
+    expect((await send("/v1/chat/completions", "identity", json)).status).toBe(200);
+    expect((await send("/v1/chat/completions", "identity, IDENTITY", json)).status).toBe(200);
+    // A request with no body has no coding, whatever its headers say.
+    const empty = await fetch(`${server.url}/mcp`, { method: "DELETE", headers: { authorization: `Bearer ${server.key}`, "content-encoding": "gzip" } });
+    expect(empty.status).toBe(405);
+  });
+
+  it("reads a refused compressed body to its end, so the client's next request reuses the connection", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (headers: Record<string, string>, chunks: Buffer[]) =>
+      new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+        const request = http.request(
+          `${server.url}/v1/chat/completions`,
+          { method: "POST", agent, headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json", ...headers } },
+          (response) => {
+            response.resume();
+            response.on("end", () => resolve({ status: response.statusCode!, reused: request.reusedSocket }));
+          },
+        );
+        request.on("error", reject);
+        // Written in pieces (chunked), as a streaming client sends: the refusal may come before the last piece.
+        (async () => {
+          for (const chunk of chunks) {
+            request.write(chunk);
+            await new Promise((r) => setTimeout(r, 5));
+          }
+          request.end();
+        })();
+      });
+    try {
+      expect((await send({}, [Buffer.from(JSON.stringify({ model: "agent", messages: [{ role: "user", content: QUESTION }] }))])).status).toBe(200);
+      const refused = await send(
+        { "content-encoding": "gzip" },
+        Array.from({ length: 30 }, () => Buffer.alloc(100_000, 0x61)),
+      );
+      expect(refused).toEqual({ status: 415, reused: true });
+      const next = await send({}, [Buffer.from(JSON.stringify({ model: "agent", messages: [{ role: "user", content: QUESTION }] }))]);
+      expect(next).toEqual({ status: 200, reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it("applies the same limits over GraphQL and tRPC", async () => {

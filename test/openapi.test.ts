@@ -1,4 +1,5 @@
 import http from "node:http";
+import { gzipSync } from "node:zlib";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -149,6 +150,13 @@ describe("the OpenAPI document", () => {
     const tooLarge = await call("POST", "/v1/chat/completions", JSON.stringify({ ...request, padding: "x".repeat(server.services.config.MAX_BODY_BYTES) }));
     expect(tooLarge.status).toBe(413);
     conforms("/v1/chat/completions", "post", 413, await tooLarge.response.json());
+    const compressed = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json", "content-encoding": "gzip" },
+      body: new Blob([gzipSync(JSON.stringify(request))]),
+    });
+    expect(compressed.status).toBe(415);
+    conforms("/v1/chat/completions", "post", 415, await compressed.json());
   });
 
   it("describes the Responses API's reply", async () => {

@@ -49,15 +49,19 @@ export const limitBody = (
     const framing = bodyFraming(c);
     // No body: read (empty) all the same where a handler passes the raw request on (MCP's SDK clones it), so it gets one it can read.
     if (framing === "bodiless method" || (framing === "none" && !rereadable)) return next();
-    const coding = contentCoding(c);
+    // Only a body has a coding: a bodiless request (a stream's reservation, a session's DELETE) passes whatever its headers say.
+    const coding = framing === "none" ? undefined : contentCoding(c);
     if (coding) {
       await discard(c.req.raw.body, DRAIN_MAX_BYTES).catch(() => {});
-      return refuse(
+      const refused = await refuse(
         new DocentError("UNSUPPORTED_MEDIA_TYPE", `The request body is sent with Content-Encoding ${coding}; send it uncompressed, with no Content-Encoding.`, {
           reason: "unsupported_content_encoding",
         }),
         c,
       );
+      // RFC 9110 §12.5.3: a 415 for a content coding says which codings are taken.
+      refused.headers.set("accept-encoding", "identity");
+      return refused;
     }
     // A declared length (Node's parser reads exactly that many bytes) is checked without reading: the body is then
     // read straight from Node's request. Only a chunked body is counted as it streams, through the web Request.
@@ -104,8 +108,11 @@ function bodyFraming(c: Context): "bodiless method" | "none" | "chunked" | numbe
  * Its size limit would count compressed bytes, too.
  */
 function contentCoding(c: Context): string | undefined {
-  const coding = c.req.header("content-encoding")?.trim();
-  return coding && coding.toLowerCase() !== "identity" ? coding.slice(0, 40) : undefined;
+  const codings = (c.req.header("content-encoding") ?? "")
+    .split(",")
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== "" && coding.toLowerCase() !== "identity");
+  return codings.length > 0 ? codings.join(", ").slice(0, 40) : undefined;
 }
 
 /** Node's error for a request body cut short by its client (the connection closed or reset before its end). */
