@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import type { AppServices } from "./app-services.ts";
 import { createStreamTokens } from "./auth/stream-tokens.ts";
-import { badRequest, DocentError, notFound, toDocentError } from "./core/errors.ts";
+import { DocentError, notFound, toDocentError } from "./core/errors.ts";
 import type { Lease } from "./core/rate-limiter.ts";
 import { refusalResponse, streamErrorResponse, thrownClientError, withErrorCodes } from "./graphql/errors.ts";
 import { createStreamBacklogs } from "./graphql/stream-backlog.ts";
@@ -102,8 +102,13 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
     // A body is JSON, whose depth and size limitBody has checked; Yoga would also parse a form-encoded
     // one, whose `variables` (JSON inside a form field) no limit has seen.
     const type = c.req.header("content-type");
-    if (c.req.method === "POST" && type && !/^application\/(graphql-response\+|graphql\+)?json\b/i.test(type))
-      return refusalResponse(badRequest(`GraphQL requests are sent as application/json, not ${type.split(";")[0]}.`, null, "unsupported_media_type"));
+    // RFC 9110 §15.5.16: a media type the server does not take is a 415, and Accept says which it takes.
+    if (c.req.method === "POST" && type && !/^application\/(graphql-response\+|graphql\+)?json\b/i.test(type)) {
+      const message = `GraphQL requests are sent as application/json, not ${type.split(";")[0]}.`;
+      const refused = refusalResponse(new DocentError("UNSUPPORTED_MEDIA_TYPE", message, { reason: "unsupported_media_type" }));
+      refused.headers.set("accept", "application/json");
+      return refused;
+    }
     // A GET carries JSON in its query string (`variables`, `extensions`): the same shape limits as a body.
     if (c.req.method === "GET") {
       for (const name of ["variables", "extensions"]) {

@@ -112,7 +112,9 @@ describe("GraphQL", () => {
       headers: { authorization: `Bearer ${server.key}`, "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ query: "query ($v: String) { models { id } }", variables: JSON.stringify({ v: "x" }) }),
     });
-    expect(form.status).toBe(400);
+    // RFC 9110: a media type not taken is a 415 that says which one is.
+    expect(form.status).toBe(415);
+    expect(form.headers.get("accept")).toBe("application/json");
     expect(((await form.json()) as { errors: Array<{ extensions: object }> }).errors[0]!.extensions).toMatchObject({ reason: "unsupported_media_type" });
     const json = await graphqlRequest(server.url, server.key, "{ models { id } }");
     expect(json.status).toBe(200);
