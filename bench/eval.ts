@@ -12,12 +12,13 @@ import { startServer } from "../src/server.ts";
 import { documentationDir, type EvalSource } from "./debian-docs.ts";
 import { chooseSets, readQuestions } from "./eval/eval-sets.ts";
 import { plainBm25 } from "./eval/plain-bm25-baseline.ts";
+import type { AskedQuestion } from "./eval/reader-audit.ts";
 import { type Answer, createSetTally, normaliseUrl, TABLE_HEADER } from "./eval/set-tally.ts";
 import { sharedEvalFile } from "./eval/shared-file.ts";
 import { createReferenceFigures } from "./reference-figures.ts";
 
 /**
- * npm run eval [-- --set heldout[,offtopic]] [--questions FILE] [--sources FILE] [--verbose] [--data-dir DIR]
+ * npm run eval [-- --set heldout[,offtopic]] [--questions FILE] [--sources FILE] [--verbose] [--data-dir DIR] [--answers FILE]
  * Ingests the sources into a scratch data dir once, then asks every question
  * of every set (dev, check, check2, check3, check4, check5, check6, heldout, heldout2, heldout3, heldout4, heldout5, heldout6, heldout7, heldout8, offtopic, offtopic5, offtopic6, offtopic2, offtopic3, offtopic4, offtopic7, offtopic8; or the ones named by
  * `--set`, or one file) through the real HTTP API in explicit and agent mode,
@@ -33,6 +34,8 @@ const { values } = parseArgs({
     verbose: { type: "boolean", default: false },
     /** Keep the index here and reuse sources already in it (for iterating; the default is a scratch dir). */
     "data-dir": { type: "string" },
+    /** Write each on-topic ask (set, id, mode, question, gold pages, url_references) here as JSON lines, for bench/eval/reader-audit.ts. */
+    answers: { type: "string" },
   },
 });
 
@@ -94,6 +97,7 @@ async function coverage(question: string, sourceIds?: string[]) {
 // One untimed question first: the tokenizer's tables load on first use.
 await ask("warm up");
 
+const answered: AskedQuestion[] = [];
 const tallies: Array<{ set: (typeof sets)[number]; tally: ReturnType<typeof createSetTally>; figures: ReturnType<typeof createReferenceFigures> }> = [];
 for (const set of sets) {
   const tally = createSetTally(set.name);
@@ -114,6 +118,15 @@ for (const set of sets) {
       const answer = await ask(q.question, mode === "explicit" ? [ids.get(q.source)!] : undefined);
       tally.onTopic(q, mode, answer, { gold, sourceOf });
       figures.record(mode, answer, isGold);
+      answered.push({
+        set: set.name,
+        id: q.id,
+        mode,
+        question: q.question,
+        gold: [...gold],
+        refs: answer.refs,
+        goldFirst: !!answer.refs[0] && isGold(answer.refs[0]),
+      });
     }
     if (values.verbose) console.log(`  ${q.id} ${await coverage(q.question, [ids.get(q.source)!])}`);
   }
@@ -121,6 +134,7 @@ for (const set of sets) {
   tallies.push({ set, tally, figures });
 }
 await server.close();
+if (values.answers) fs.writeFileSync(values.answers, `${answered.map((a) => JSON.stringify(a)).join("\n")}\n`);
 if (!values["data-dir"]) fs.rmSync(dataDir, { recursive: true, force: true });
 
 // The baseline runs once the server is closed: it takes the CPU for seconds, which would stall the server's sockets.
