@@ -10,9 +10,9 @@ import { listDocuments } from "../src/ingest/list-documents.ts";
 import { silentLogger } from "../src/logging/logger.ts";
 import { startServer } from "../src/server.ts";
 import { documentationDir, type EvalSource } from "./debian-docs.ts";
+import type { AskedQuestion } from "./eval/audit-sample.ts";
 import { chooseSets, readQuestions } from "./eval/eval-sets.ts";
 import { plainBm25 } from "./eval/plain-bm25-baseline.ts";
-import type { AskedQuestion } from "./eval/reader-audit.ts";
 import { type Answer, createSetTally, normaliseUrl, TABLE_HEADER } from "./eval/set-tally.ts";
 import { sharedEvalFile } from "./eval/shared-file.ts";
 import { createReferenceFigures } from "./reference-figures.ts";
@@ -34,7 +34,7 @@ const { values } = parseArgs({
     verbose: { type: "boolean", default: false },
     /** Keep the index here and reuse sources already in it (for iterating; the default is a scratch dir). */
     "data-dir": { type: "string" },
-    /** Write each on-topic ask (set, id, mode, question, gold pages, url_references) here as JSON lines, for bench/eval/reader-audit.ts. */
+    /** Write each on-topic ask (set, id, mode, question, gold pages, url_references, the answer) here as JSON lines, for bench/eval/reader-audit.ts. */
     answers: { type: "string" },
   },
 });
@@ -126,6 +126,7 @@ for (const set of sets) {
         gold: [...gold],
         refs: answer.refs,
         goldFirst: !!answer.refs[0] && isGold(answer.refs[0]),
+        answer: answer.text,
       });
     }
     if (values.verbose) console.log(`  ${q.id} ${await coverage(q.question, [ids.get(q.source)!])}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type AskedQuestion, auditSample, tallyAudit, type Verdict } from "../bench/eval/reader-audit.ts";
+import { type AskedQuestion, answerSample, auditSample, tallyAudit, type Verdict, wilson } from "../bench/eval/audit-sample.ts";
 
 const ask = (id: string, goldFirst: boolean, refs = [`https://docs.example/${id}.html#a`]): AskedQuestion => ({
   set: "heldout",
@@ -63,5 +63,24 @@ describe("the reader audit of first references", () => {
     expect(t.answers).toBeCloseTo(27 / 43, 10);
     expect(t.atLeastPartly).toBeCloseTo(36 / 43, 10);
     expect(t.goldFirstShare).toBeCloseTo(30 / 43, 10);
+  });
+
+  it("samples answers at random, refusals included, the same for the same seed", () => {
+    const { items, population } = answerSample(asks, { size: 20, seed: 5 });
+    expect(items).toHaveLength(20);
+    expect(new Set(items.map((i) => i.ask.id)).size).toBe(20);
+    expect(population).toMatchObject({ of: "answer", asks: 43, refused: 1, goldFirst: 30, notGold: 12 });
+    // Every ask can be drawn: over seeds, the refused one is.
+    expect([1, 2, 3, 4, 5, 6, 7, 8].some((seed) => answerSample(asks, { size: 20, seed }).items.some((i) => i.ask.id === "refused"))).toBe(true);
+    expect(answerSample(asks, { size: 20, seed: 5 }).items.map((i) => i.ask.id)).toEqual(items.map((i) => i.ask.id));
+    expect(answerSample(asks, { size: 20, seed: 6 }).items.map((i) => i.ask.id)).not.toEqual(items.map((i) => i.ask.id));
+  });
+
+  it("puts a 95% Wilson interval around a sampled share", () => {
+    const [low, high] = wilson(45, 90);
+    expect(low).toBeCloseTo(0.399, 3);
+    expect(high).toBeCloseTo(0.601, 3);
+    expect(wilson(0, 90)[0]).toBeCloseTo(0, 12);
+    expect(wilson(90, 90)[1]).toBeCloseTo(1, 12);
   });
 });
