@@ -1,8 +1,6 @@
-import fs from "node:fs";
-import path from "node:path";
 import { citationMarkers } from "../src/core/citations.ts";
 import type { EvalSource } from "./debian-docs.ts";
-import { pageSections } from "./source-sections.ts";
+import { referencedSection } from "./source-sections.ts";
 
 /**
  * Anchor precision: of the sentences an answer cites, the share found in the
@@ -65,12 +63,8 @@ export function createAnchorPrecision(sources: readonly EvalSource[], dirOf: (so
 
   /** The section a reference points to, or undefined when the page or its anchor cannot be found. */
   function sectionOf(reference: string): { slug: string; text: string | undefined; anchored: boolean } {
-    const [page, anchor = ""] = reference.split("#");
-    const source = sources.find((s) => page!.startsWith(s.base_url));
-    if (!source) return { slug: "other", text: undefined, anchored: !!anchor };
-    const file = path.join(dirOf(source), decodeURIComponent(page!.slice(source.base_url.length)));
-    const text = fs.existsSync(file) ? pageSections(file).section(anchor) : undefined;
-    return { slug: source.slug, text, anchored: !!anchor };
+    const { source, text } = referencedSection(reference, sources, dirOf);
+    return { slug: source?.slug ?? "other", text, anchored: !!reference.split("#")[1] };
   }
 
   return {

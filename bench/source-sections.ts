@@ -1,6 +1,8 @@
 import fs from "node:fs";
+import path from "node:path";
 import GithubSlugger from "github-slugger";
 import { type HTMLElement, type Node, parse } from "node-html-parser";
+import type { EvalSource } from "./debian-docs.ts";
 
 /**
  * The text of a page's section, read from the source file by its anchor
@@ -127,6 +129,22 @@ export function pageSections(file: string): PageSections {
     cache.set(file, sections);
   }
   return sections;
+}
+
+/**
+ * The section a reference (`page.html#anchor`) points to, read from its source's files: the source
+ * whose base URL the page starts with, and the section's text (undefined when the page or anchor is not found).
+ */
+export function referencedSection(
+  reference: string,
+  sources: readonly EvalSource[],
+  dirOf: (source: EvalSource) => string,
+): { source?: EvalSource; text?: string } {
+  const [page, anchor = ""] = reference.split("#");
+  const source = sources.find((s) => page!.startsWith(s.base_url));
+  if (!source) return {};
+  const file = path.join(dirOf(source), decodeURIComponent(page!.slice(source.base_url.length)));
+  return { source, text: fs.existsSync(file) ? pageSections(file).section(anchor) : undefined };
 }
 
 /** A reference's anchor as its page writes the id: percent-decoded, or as it is where it is no valid escape (`100%`). */

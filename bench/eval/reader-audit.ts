@@ -2,18 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { documentationDir, type EvalSource } from "../debian-docs.ts";
-import { pageSections } from "../source-sections.ts";
+import { referencedSection } from "../source-sections.ts";
 import { type AskedQuestion, type AuditKey, answerSample, auditSample, type Population, tallyAudit, type Verdict, wilson } from "./audit-sample.ts";
 import { sharedEvalFile } from "./shared-file.ts";
 
 // The reader's audit's command line: builds what readers see and counts their verdicts (see audit-sample.ts).
 
 function sectionText(reference: string, sources: readonly EvalSource[], cache: string): string {
-  const [page, anchor = ""] = reference.split("#");
-  const source = sources.find((s) => page!.startsWith(s.base_url));
-  if (!source) return "";
-  const file = path.join(documentationDir(source, cache), decodeURIComponent(page!.slice(source.base_url.length)));
-  const text = (fs.existsSync(file) ? pageSections(file).section(anchor) : undefined) ?? "";
+  const text = referencedSection(reference, sources, (source) => documentationDir(source, cache)).text ?? "";
   const tidy = text.replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n");
   return tidy.length > 3000 ? `${tidy.slice(0, 3000)} …[section continues]` : tidy;
 }
