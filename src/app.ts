@@ -104,7 +104,7 @@ export function createApp(services: AppServices, { health = () => "ok" }: AppOpt
     const type = c.req.header("content-type");
     // RFC 9110 §15.5.16: a media type the server does not take is a 415, and Accept says which it takes.
     if (c.req.method === "POST" && type && !/^application\/(graphql-response\+|graphql\+)?json\b/i.test(type)) {
-      const message = `GraphQL requests are sent as application/json, not ${type.split(";")[0]}.`;
+      const message = `GraphQL requests are sent as application/json, not ${type.split(";")[0]!.slice(0, 100)}.`;
       const refused = refusalResponse(new DocentError("UNSUPPORTED_MEDIA_TYPE", message, { reason: "unsupported_media_type" }));
       refused.headers.set("accept", "application/json");
       return refused;

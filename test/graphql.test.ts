@@ -116,6 +116,14 @@ describe("GraphQL", () => {
     expect(form.status).toBe(415);
     expect(form.headers.get("accept")).toBe("application/json");
     expect(((await form.json()) as { errors: Array<{ extensions: object }> }).errors[0]!.extensions).toMatchObject({ reason: "unsupported_media_type" });
+    // The refusal names the type sent, cut short: a header of thousands of characters is not echoed whole.
+    const long = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.key}`, "content-type": `text/${"x".repeat(8000)}` },
+      body: "{}",
+    });
+    expect(long.status).toBe(415);
+    expect(((await long.json()) as { errors: Array<{ message: string }> }).errors[0]!.message.length).toBeLessThan(200);
     const json = await graphqlRequest(server.url, server.key, "{ models { id } }");
     expect(json.status).toBe(200);
     // JSON nested past the limit is refused before parsing, in GraphQL's error shape.
